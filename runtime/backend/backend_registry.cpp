@@ -1,0 +1,43 @@
+#include <cstring>
+
+#include "runtime/backend/backend.h"
+#include "runtime/core/log.h"
+
+namespace ember {
+namespace {
+
+struct BackendEntry {
+  const char* name;
+  const BackendInterface* backend;
+};
+
+constexpr size_t kMaxBackends = 16;
+BackendEntry g_backends[kMaxBackends];
+size_t g_num_backends = 0;
+
+}  // namespace
+
+Error register_backend(const char* name, const BackendInterface* backend) {
+  for (size_t i = 0; i < g_num_backends; ++i) {
+    if (std::strcmp(g_backends[i].name, name) == 0) {
+      EMBER_LOG(Error, "backend %s is already registered", name);
+      return Error::InvalidArgument;
+    }
+  }
+  if (g_num_backends == kMaxBackends) {
+    return Error::MemoryAllocationFailed;
+  }
+  g_backends[g_num_backends++] = {name, backend};
+  return Error::Ok;
+}
+
+const BackendInterface* find_backend(const char* name) {
+  for (size_t i = 0; i < g_num_backends; ++i) {
+    if (std::strcmp(g_backends[i].name, name) == 0) {
+      return g_backends[i].backend;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace ember

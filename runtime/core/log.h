@@ -1,0 +1,27 @@
+// Logging: printf-style, formatted into a stack buffer (no heap), sent to the PAL.
+#pragma once
+
+#include "runtime/core/platform.h"
+
+namespace ember {
+
+// Minimum level that is emitted; Info by default, settable by applications.
+LogLevel log_threshold();
+void set_log_threshold(LogLevel level);
+
+void log_message(LogLevel level, const char* file, int line, const char* format, ...)
+    __attribute__((format(printf, 4, 5)));
+
+}  // namespace ember
+
+#define EMBER_LOG(level, ...) \
+  ::ember::log_message(::ember::LogLevel::level, __FILE__, __LINE__, __VA_ARGS__)
+
+// Logs why and returns `error` from the enclosing function when `cond` is false.
+#define EMBER_CHECK_OR_RETURN(cond, error, ...) \
+  do {                                          \
+    if (!(cond)) {                              \
+      EMBER_LOG(Error, __VA_ARGS__);            \
+      return (error);                           \
+    }                                           \
+  } while (0)

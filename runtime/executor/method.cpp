@@ -1,0 +1,647 @@
+#include "runtime/executor/method.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+
+#include "runtime/backend/backend.h"
+#include "runtime/core/log.h"
+#include "runtime/executor/program.h"
+#include "schema/program_generated.h"
+
+namespace ember {
+namespace {
+
+constexpr size_t kMaxOperatorNameLength = 128;
+
+bool index_in_range(int64_t index, size_t size) {
+  return index >= 0 && static_cast<uint64_t>(index) < size;
+}
+
+}  // namespace
+
+Method::Method(Method&& other) noexcept
+    : program_(other.program_),
+      plan_(other.plan_),
+      memory_manager_(other.memory_manager_),
+      event_tracer_(other.event_tracer_),
+      values_(other.values_),
+      num_values_(other.num_values_),
+      input_indices_(other.input_indices_),
+      num_inputs_(other.num_inputs_),
+      output_indices_(other.output_indices_),
+      num_outputs_(other.num_outputs_),
+      input_set_(other.input_set_),
+      instructions_(other.instructions_),
+      num_instructions_(other.num_instructions_),
+      delegates_(other.delegates_),
+      num_delegates_(other.num_delegates_) {
+  std::memcpy(last_error_, other.last_error_, sizeof(last_error_));
+  other.delegates_ = nullptr;
+  other.num_delegates_ = 0;
+}
+
+Method::~Method() {
+  for (size_t i = 0; i < num_delegates_; ++i) {
+    if (delegates_[i].backend != nullptr) {
+      delegates_[i].backend->destroy(delegates_[i].handle);
+    }
+  }
+}
+
+void Method::set_error(const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(last_error_, sizeof(last_error_), format, args);
+  va_end(args);
+  EMBER_LOG(Error, "%s", last_error_);
+}
+
+Result<Method> Method::init(const Program* program, const fb::ExecutionPlan* plan,
+                            MemoryManager* memory_manager) {
+  EMBER_CHECK_OR_RETURN(memory_manager != nullptr && memory_manager->method_allocator != nullptr,
+                        Error::InvalidArgument, "load_method needs a method allocator");
+  Method method(program, plan, memory_manager);
+  EMBER_TRY(method.init_values());
+  EMBER_TRY(method.init_lists());
+  EMBER_TRY(method.check_io());
+  EMBER_TRY(method.init_delegates());
+  EMBER_TRY(method.init_instructions());
+  return method;
+}
+
+Error Method::init_values() {
+  const auto* values = plan_->values();
+  EMBER_CHECK_OR_RETURN(values != nullptr, Error::InvalidProgram, "method has no value table");
+  num_values_ = values->size();
+  MemoryAllocator* alloc = memory_manager_->method_allocator;
+  values_ = alloc->allocate_array<EValue>(num_values_);
+  EMBER_CHECK_OR_RETURN(values_ != nullptr || num_values_ == 0, Error::MemoryAllocationFailed,
+                        "method allocator is too small for %zu values", num_values_);
+
+  // Planned buffers must be supplied and at least as large as the plan says.
+  const auto* buffer_sizes = plan_->non_const_buffer_sizes();
+  const size_t num_buffers = buffer_sizes && buffer_sizes->size() > 0 ? buffer_sizes->size() - 1 : 0;
+  EMBER_CHECK_OR_RETURN(memory_manager_->planned_buffers.size() >= num_buffers,
+                        Error::InvalidArgument,
+                        "method needs %zu planned buffers, the memory manager has %zu",
+                        num_buffers, memory_manager_->planned_buffers.size());
+  for (size_t i = 0; i < num_buffers; ++i) {
+    const int64_t need = buffer_sizes->Get(i + 1);
+    EMBER_CHECK_OR_RETURN(need >= 0, Error::InvalidProgram, "planned buffer %zu has size %lld", i,
+                          static_cast<long long>(need));
+    EMBER_CHECK_OR_RETURN(memory_manager_->planned_buffers[i].size() >= static_cast<uint64_t>(need),
+                          Error::InvalidArgument,
+                          "planned buffer %zu needs %lld bytes, the memory manager gives %zu", i,
+                          static_cast<long long>(need), memory_manager_->planned_buffers[i].size());
+  }
+
+  for (size_t i = 0; i < num_values_; ++i) {
+    new (&values_[i]) EValue();
+    const auto* v = values->Get(i);
+    EMBER_CHECK_OR_RETURN(v != nullptr, Error::InvalidProgram, "value %zu is null", i);
+    switch (v->val_type()) {
+      case fb::KernelTypes::NONE:
+      case fb::KernelTypes::Null:
+        break;
+      case fb::KernelTypes::Int:
+        values_[i] = EValue(static_cast<int64_t>(v->val_as_Int()->int_val()));
+        break;
+      case fb::KernelTypes::Bool:
+        values_[i] = EValue(v->val_as_Bool()->bool_val());
+        break;
+      case fb::KernelTypes::Double:
+        values_[i] = EValue(v->val_as_Double()->double_val());
+        break;
+      case fb::KernelTypes::String: {
+        const auto* s = v->val_as_String()->string_val();
+        values_[i] = s ? EValue(Span<const char>(s->c_str(), s->size())) : EValue(Span<const char>());
+        break;
+      }
+      case fb::KernelTypes::Tensor:
+        EMBER_TRY(init_tensor(i, v->val_as_Tensor()));
+        break;
+      case fb::KernelTypes::DoubleList: {
+        const auto* items = v->val_as_DoubleList()->items();
+        values_[i] = items ? EValue(Span<const double>(items->data(), items->size()))
+                           : EValue(Span<const double>());
+        break;
+      }
+      case fb::KernelTypes::BoolList: {
+        // Flatbuffer bools are bytes; copy them into real bools.
+        const auto* items = v->val_as_BoolList()->items();
+        const size_t n = items ? items->size() : 0;
+        bool* data = alloc->allocate_array<bool>(n);
+        EMBER_CHECK_OR_RETURN(data != nullptr || n == 0, Error::MemoryAllocationFailed,
+                              "method allocator exhausted");
+        for (size_t k = 0; k < n; ++k) {
+          data[k] = items->Get(k) != 0;
+        }
+        values_[i] = EValue(Span<const bool>(data, n));
+        break;
+      }
+      case fb::KernelTypes::IntList:
+      case fb::KernelTypes::TensorList:
+      case fb::KernelTypes::OptionalTensorList:
+        break;  // resolved by init_lists once every value exists
+      default:
+        EMBER_LOG(Error, "value %zu has unknown type %d", i, static_cast<int>(v->val_type()));
+        return Error::InvalidProgram;
+    }
+  }
+  return Error::Ok;
+}
+
+Error Method::init_tensor(size_t index, const void* flat_tensor) {
+  const auto* t = static_cast<const fb::Tensor*>(flat_tensor);
+  MemoryAllocator* alloc = memory_manager_->method_allocator;
+  const int type = static_cast<int>(t->scalar_type());
+  EMBER_CHECK_OR_RETURN(is_valid_scalar_type(type), Error::InvalidProgram,
+                        "value %zu: invalid dtype %d", index, type);
+  const ScalarType dtype = static_cast<ScalarType>(type);
+  const size_t dim = t->sizes() ? t->sizes()->size() : 0;
+  EMBER_CHECK_OR_RETURN(dim <= kTensorDimensionLimit, Error::NotSupported,
+                        "value %zu: rank %zu exceeds the limit of %d", index, dim,
+                        kTensorDimensionLimit);
+  EMBER_CHECK_OR_RETURN(t->storage_offset() == 0, Error::NotSupported,
+                        "value %zu: non-zero storage offset", index);
+  EMBER_CHECK_OR_RETURN(t->shape_dynamism() != fb::TensorShapeDynamism::DYNAMIC_UNBOUND,
+                        Error::NotSupported,
+                        "value %zu: unbounded dynamic shapes are not supported; export with an "
+                        "upper bound on each dynamic dim", index);
+
+  SizesType* sizes = alloc->allocate_array<SizesType>(dim > 0 ? dim : 1);
+  DimOrderType* dim_order = alloc->allocate_array<DimOrderType>(dim > 0 ? dim : 1);
+  StridesType* strides = alloc->allocate_array<StridesType>(dim > 0 ? dim : 1);
+  Tensor* tensor = alloc->allocate_array<Tensor>(1);
+  EMBER_CHECK_OR_RETURN(sizes && dim_order && strides && tensor, Error::MemoryAllocationFailed,
+                        "method allocator exhausted at value %zu", index);
+
+  uint64_t numel = 1;
+  for (size_t d = 0; d < dim; ++d) {
+    const int32_t s = t->sizes()->Get(d);
+    EMBER_CHECK_OR_RETURN(s >= 0, Error::InvalidProgram, "value %zu: negative size %d", index, s);
+    sizes[d] = s;
+    numel *= static_cast<uint64_t>(s);
+    EMBER_CHECK_OR_RETURN(numel <= INT32_MAX, Error::InvalidProgram,
+                          "value %zu: tensor has too many elements", index);
+  }
+  // The dim order must be a permutation of 0..dim-1 (absent means contiguous).
+  const auto* order = t->dim_order();
+  EMBER_CHECK_OR_RETURN(order == nullptr || order->size() == dim, Error::InvalidProgram,
+                        "value %zu: dim order has %u entries for rank %zu", index,
+                        order ? order->size() : 0, dim);
+  uint32_t seen = 0;
+  for (size_t d = 0; d < dim; ++d) {
+    const uint8_t o = order ? order->Get(d) : static_cast<uint8_t>(d);
+    EMBER_CHECK_OR_RETURN(o < dim && !(seen & (1u << o)), Error::InvalidProgram,
+                          "value %zu: dim order is not a permutation", index);
+    seen |= 1u << o;
+    dim_order[d] = o;
+  }
+
+  const size_t nbytes = static_cast<size_t>(numel) * element_size(dtype);
+  void* data = nullptr;
+  const auto* alloc_info = t->allocation_info();
+  if (alloc_info != nullptr) {
+    EMBER_CHECK_OR_RETURN(t->data_buffer_idx() == 0, Error::NotSupported,
+                          "value %zu: planned tensors with initial data are not supported yet",
+                          index);
+    const auto* buffer_sizes = plan_->non_const_buffer_sizes();
+    const size_t num_buffers = buffer_sizes && buffer_sizes->size() > 0 ? buffer_sizes->size() - 1 : 0;
+    const uint32_t id = alloc_info->memory_id();
+    EMBER_CHECK_OR_RETURN(id >= 1 && id <= num_buffers, Error::InvalidProgram,
+                          "value %zu: memory id %u out of range (%zu buffers)", index, id,
+                          num_buffers);
+    const uint64_t offset = static_cast<uint64_t>(alloc_info->memory_offset_high()) << 32 |
+                            alloc_info->memory_offset_low();
+    const uint64_t planned = static_cast<uint64_t>(buffer_sizes->Get(id));
+    EMBER_CHECK_OR_RETURN(offset <= planned && nbytes <= planned - offset, Error::InvalidProgram,
+                          "value %zu: %zu bytes at offset %llu overflow planned buffer %u (%llu "
+                          "bytes)", index, nbytes, static_cast<unsigned long long>(offset), id,
+                          static_cast<unsigned long long>(planned));
+    data = memory_manager_->planned_buffers[id - 1].data() + offset;
+  } else if (t->data_buffer_idx() > 0) {
+    EMBER_ASSIGN_OR_RETURN(const void* constant, program_->constant_data(t->data_buffer_idx(), nbytes));
+    data = const_cast<void*>(constant);  // kernels never write their inputs
+  }
+  new (tensor) Tensor(dtype, static_cast<int>(dim), sizes, dim_order, strides, data,
+                      data != nullptr ? nbytes : 0,
+                      t->shape_dynamism() == fb::TensorShapeDynamism::DYNAMIC_BOUND
+                          ? TensorShapeDynamism::DynamicBound
+                          : TensorShapeDynamism::Static);
+  values_[index] = EValue(tensor);
+  return Error::Ok;
+}
+
+Error Method::init_lists() {
+  MemoryAllocator* alloc = memory_manager_->method_allocator;
+  const auto* values = plan_->values();
+  for (size_t i = 0; i < num_values_; ++i) {
+    const auto* v = values->Get(i);
+    switch (v->val_type()) {
+      case fb::KernelTypes::IntList: {
+        const auto* items = v->val_as_IntList()->items();
+        const size_t n = items ? items->size() : 0;
+        EValue** boxed = alloc->allocate_array<EValue*>(n);
+        int64_t* scratch = alloc->allocate_array<int64_t>(n);
+        EMBER_CHECK_OR_RETURN((boxed && scratch) || n == 0, Error::MemoryAllocationFailed,
+                              "method allocator exhausted");
+        for (size_t k = 0; k < n; ++k) {
+          const int64_t item = items->Get(k);
+          EMBER_CHECK_OR_RETURN(index_in_range(item, num_values_) && values_[item].is_int(),
+                                Error::InvalidProgram,
+                                "value %zu: int list item %zu does not name an int value", i, k);
+          boxed[k] = &values_[item];
+        }
+        values_[i] = EValue(BoxedIntList(boxed, scratch, n));
+        break;
+      }
+      case fb::KernelTypes::TensorList:
+      case fb::KernelTypes::OptionalTensorList: {
+        const bool optional = v->val_type() == fb::KernelTypes::OptionalTensorList;
+        const auto* items = optional ? v->val_as_OptionalTensorList()->items()
+                                     : v->val_as_TensorList()->items();
+        const size_t n = items ? items->size() : 0;
+        Tensor** tensors = alloc->allocate_array<Tensor*>(n);
+        EMBER_CHECK_OR_RETURN(tensors != nullptr || n == 0, Error::MemoryAllocationFailed,
+                              "method allocator exhausted");
+        for (size_t k = 0; k < n; ++k) {
+          const int32_t item = items->Get(k);
+          EMBER_CHECK_OR_RETURN(index_in_range(item, num_values_), Error::InvalidProgram,
+                                "value %zu: list item %zu index %d out of range", i, k, item);
+          const EValue& e = values_[item];
+          EMBER_CHECK_OR_RETURN(e.is_tensor() || (optional && e.is_none()), Error::InvalidProgram,
+                                "value %zu: list item %zu is a %s, not a tensor", i, k,
+                                e.tag_name());
+          tensors[k] = e.is_tensor() ? &e.to_tensor() : nullptr;
+        }
+        values_[i] = EValue(Span<Tensor* const>(tensors, n), optional);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return Error::Ok;
+}
+
+Error Method::check_io() {
+  const auto* inputs = plan_->inputs();
+  const auto* outputs = plan_->outputs();
+  num_inputs_ = inputs ? inputs->size() : 0;
+  num_outputs_ = outputs ? outputs->size() : 0;
+  input_indices_ = inputs ? inputs->data() : nullptr;
+  output_indices_ = outputs ? outputs->data() : nullptr;
+  input_set_ = memory_manager_->method_allocator->allocate_array<bool>(num_inputs_);
+  EMBER_CHECK_OR_RETURN(input_set_ != nullptr || num_inputs_ == 0, Error::MemoryAllocationFailed,
+                        "method allocator exhausted");
+  for (size_t i = 0; i < num_inputs_; ++i) {
+    EMBER_CHECK_OR_RETURN(index_in_range(input_indices_[i], num_values_), Error::InvalidProgram,
+                          "input %zu: value index %d out of range", i, input_indices_[i]);
+    input_set_[i] = !values_[input_indices_[i]].is_tensor();
+  }
+  for (size_t i = 0; i < num_outputs_; ++i) {
+    EMBER_CHECK_OR_RETURN(index_in_range(output_indices_[i], num_values_), Error::InvalidProgram,
+                          "output %zu: value index %d out of range", i, output_indices_[i]);
+  }
+  // Every tensor needs a data source: constant, planned, or a caller-bound input.
+  for (size_t i = 0; i < num_values_; ++i) {
+    if (!values_[i].is_tensor()) {
+      continue;
+    }
+    const Tensor& t = values_[i].to_tensor();
+    if (t.const_data_ptr() != nullptr || t.nbytes() == 0) {
+      continue;
+    }
+    bool is_input = false;
+    for (size_t k = 0; k < num_inputs_ && !is_input; ++k) {
+      is_input = input_indices_[k] == static_cast<int32_t>(i);
+    }
+    EMBER_CHECK_OR_RETURN(is_input, Error::InvalidProgram,
+                          "value %zu: tensor has neither planned memory nor constant data", i);
+  }
+  return Error::Ok;
+}
+
+Error Method::init_delegates() {
+  const auto* delegates = plan_->delegates();
+  num_delegates_ = 0;
+  const size_t n = delegates ? delegates->size() : 0;
+  MemoryAllocator* alloc = memory_manager_->method_allocator;
+  delegates_ = alloc->allocate_array<Delegate>(n);
+  EMBER_CHECK_OR_RETURN(delegates_ != nullptr || n == 0, Error::MemoryAllocationFailed,
+                        "method allocator exhausted");
+  const auto* program = program_->flatbuffer();
+  for (size_t i = 0; i < n; ++i) {
+    const auto* d = delegates->Get(i);
+    EMBER_CHECK_OR_RETURN(d->id() != nullptr && d->processed() != nullptr, Error::InvalidProgram,
+                          "delegate %zu is missing its id or data", i);
+    const BackendInterface* backend = find_backend(d->id()->c_str());
+    EMBER_CHECK_OR_RETURN(backend != nullptr, Error::NotFound,
+                          "delegate %zu needs backend '%s', which is not linked into this runtime",
+                          i, d->id()->c_str());
+    EMBER_CHECK_OR_RETURN(backend->is_available(), Error::NotSupported,
+                          "backend '%s' is not available on this machine", d->id()->c_str());
+    FreeableBuffer processed;
+    const uint32_t index = d->processed()->index();
+    if (d->processed()->location() == fb::DataLocation::INLINE) {
+      const auto* inline_data = program->backend_delegate_data();
+      EMBER_CHECK_OR_RETURN(inline_data != nullptr && index < inline_data->size() &&
+                                inline_data->Get(index)->data() != nullptr,
+                            Error::InvalidProgram, "delegate %zu: inline data %u out of range", i,
+                            index);
+      const auto* bytes = inline_data->Get(index)->data();
+      processed = FreeableBuffer(bytes->data(), bytes->size(), nullptr);
+    } else {
+      EMBER_ASSIGN_OR_RETURN(processed, program_->load_segment(index));
+    }
+    const auto* specs = d->compile_specs();
+    const size_t num_specs = specs ? specs->size() : 0;
+    CompileSpec* compile_specs = alloc->allocate_array<CompileSpec>(num_specs);
+    EMBER_CHECK_OR_RETURN(compile_specs != nullptr || num_specs == 0,
+                          Error::MemoryAllocationFailed, "method allocator exhausted");
+    for (size_t k = 0; k < num_specs; ++k) {
+      const auto* spec = specs->Get(k);
+      compile_specs[k].key = spec->key() ? spec->key()->c_str() : "";
+      compile_specs[k].value = spec->value()
+                                   ? Span<const uint8_t>(spec->value()->data(), spec->value()->size())
+                                   : Span<const uint8_t>();
+    }
+    Result<DelegateHandle*> handle =
+        backend->init(&processed, Span<const CompileSpec>(compile_specs, num_specs), alloc);
+    EMBER_CHECK_OR_RETURN(handle.ok(), handle.error(), "backend '%s' failed to init delegate %zu",
+                          d->id()->c_str(), i);
+    delegates_[i] = {backend, handle.get()};
+    num_delegates_ = i + 1;
+  }
+  return Error::Ok;
+}
+
+Error Method::init_instructions() {
+  const auto* chains = plan_->chains();
+  EMBER_CHECK_OR_RETURN(chains != nullptr && chains->size() == 1, Error::NotSupported,
+                        "method must have exactly one chain, it has %u",
+                        chains ? chains->size() : 0);
+  const auto* instructions = chains->Get(0)->instructions();
+  num_instructions_ = instructions ? instructions->size() : 0;
+  MemoryAllocator* alloc = memory_manager_->method_allocator;
+  instructions_ = alloc->allocate_array<Instr>(num_instructions_);
+  EMBER_CHECK_OR_RETURN(instructions_ != nullptr || num_instructions_ == 0,
+                        Error::MemoryAllocationFailed, "method allocator exhausted");
+  const auto* operators = plan_->operators();
+  const size_t num_operators = operators ? operators->size() : 0;
+  // Operator names are built once per operator, not once per instruction.
+  const char** op_names = alloc->allocate_array<const char*>(num_operators);
+  EMBER_CHECK_OR_RETURN(op_names != nullptr || num_operators == 0,
+                        Error::MemoryAllocationFailed, "method allocator exhausted");
+  for (size_t i = 0; i < num_operators; ++i) {
+    const auto* op = operators->Get(i);
+    EMBER_CHECK_OR_RETURN(op->name() != nullptr, Error::InvalidProgram, "operator %zu has no name",
+                          i);
+    const size_t len = op->name()->size() +
+                       (op->overload() && op->overload()->size() ? 1 + op->overload()->size() : 0);
+    EMBER_CHECK_OR_RETURN(len < kMaxOperatorNameLength, Error::InvalidProgram,
+                          "operator %zu name is too long", i);
+    char* name = alloc->allocate_array<char>(len + 1);
+    EMBER_CHECK_OR_RETURN(name != nullptr, Error::MemoryAllocationFailed,
+                          "method allocator exhausted");
+    if (op->overload() && op->overload()->size()) {
+      std::snprintf(name, len + 1, "%s.%s", op->name()->c_str(), op->overload()->c_str());
+    } else {
+      std::snprintf(name, len + 1, "%s", op->name()->c_str());
+    }
+    op_names[i] = name;
+  }
+
+  // Args are resolved to value pointers now, so execute only follows pointers.
+  auto resolve_args = [&](const flatbuffers::Vector<int32_t>* indices, size_t pc,
+                          Span<EValue*>* out) -> Error {
+    const size_t n = indices ? indices->size() : 0;
+    EValue** args = alloc->allocate_array<EValue*>(n);
+    EMBER_CHECK_OR_RETURN(args != nullptr || n == 0, Error::MemoryAllocationFailed,
+                          "method allocator exhausted");
+    for (size_t k = 0; k < n; ++k) {
+      EMBER_CHECK_OR_RETURN(index_in_range(indices->Get(k), num_values_), Error::InvalidProgram,
+                            "instruction %zu: argument %zu value index %d out of range", pc, k,
+                            indices->Get(k));
+      args[k] = &values_[indices->Get(k)];
+    }
+    *out = Span<EValue*>(args, n);
+    return Error::Ok;
+  };
+
+  for (size_t pc = 0; pc < num_instructions_; ++pc) {
+    const auto* instruction = instructions->Get(pc);
+    Instr& instr = instructions_[pc];
+    instr = Instr{InstrKind::Free, nullptr, 0, {}, 0, 0, "free"};
+    switch (instruction->instr_args_type()) {
+      case fb::InstructionArguments::KernelCall: {
+        const auto* call = instruction->instr_args_as_KernelCall();
+        EMBER_CHECK_OR_RETURN(index_in_range(call->op_index(), num_operators),
+                              Error::InvalidProgram, "instruction %zu: operator index %d out of range",
+                              pc, call->op_index());
+        const char* name = op_names[call->op_index()];
+        instr.kind = InstrKind::Kernel;
+        instr.name = name;
+        instr.kernel = find_kernel(name);
+        EMBER_CHECK_OR_RETURN(instr.kernel != nullptr, Error::OperatorMissing,
+                              "instruction %zu: no kernel for operator %s is linked into this "
+                              "runtime", pc, name);
+        EMBER_TRY(resolve_args(call->args(), pc, &instr.args));
+        char why[160];
+        EMBER_CHECK_OR_RETURN(instr.kernel->check_args(instr.args, why, sizeof(why)),
+                              Error::InvalidProgram, "instruction %zu (%s): %s", pc, name, why);
+        break;
+      }
+      case fb::InstructionArguments::DelegateCall: {
+        const auto* call = instruction->instr_args_as_DelegateCall();
+        EMBER_CHECK_OR_RETURN(index_in_range(call->delegate_index(), num_delegates_),
+                              Error::InvalidProgram, "instruction %zu: delegate index %d out of range",
+                              pc, call->delegate_index());
+        instr.kind = InstrKind::Delegate;
+        instr.delegate = static_cast<uint32_t>(call->delegate_index());
+        instr.name = plan_->delegates()->Get(instr.delegate)->id()->c_str();
+        EMBER_TRY(resolve_args(call->args(), pc, &instr.args));
+        break;
+      }
+      case fb::InstructionArguments::MoveCall: {
+        const auto* call = instruction->instr_args_as_MoveCall();
+        EMBER_CHECK_OR_RETURN(index_in_range(call->move_from(), num_values_) &&
+                                  index_in_range(call->move_to(), num_values_),
+                              Error::InvalidProgram, "instruction %zu: move index out of range", pc);
+        instr = Instr{InstrKind::Move, nullptr, 0, {}, call->move_from(), call->move_to(), "move"};
+        break;
+      }
+      case fb::InstructionArguments::JumpFalseCall: {
+        const auto* call = instruction->instr_args_as_JumpFalseCall();
+        EMBER_CHECK_OR_RETURN(index_in_range(call->cond_value_index(), num_values_),
+                              Error::InvalidProgram, "instruction %zu: condition index out of range",
+                              pc);
+        EMBER_CHECK_OR_RETURN(call->destination_instruction() >= 0 &&
+                                  static_cast<size_t>(call->destination_instruction()) <=
+                                      num_instructions_,
+                              Error::InvalidProgram, "instruction %zu: jump destination %d out of "
+                              "range", pc, call->destination_instruction());
+        instr = Instr{InstrKind::JumpFalse, nullptr, 0, {}, call->cond_value_index(),
+                      call->destination_instruction(), "jump_false"};
+        break;
+      }
+      case fb::InstructionArguments::FreeCall: {
+        const auto* call = instruction->instr_args_as_FreeCall();
+        EMBER_CHECK_OR_RETURN(index_in_range(call->value_index(), num_values_),
+                              Error::InvalidProgram, "instruction %zu: free index out of range", pc);
+        instr.a = call->value_index();
+        break;
+      }
+      default:
+        EMBER_LOG(Error, "instruction %zu has unknown kind %d", pc,
+                  static_cast<int>(instruction->instr_args_type()));
+        return Error::InvalidProgram;
+    }
+  }
+  return Error::Ok;
+}
+
+Error Method::set_input(size_t index, const Tensor& src) {
+  if (index >= num_inputs_) {
+    set_error("input index %zu out of range: the method takes %zu inputs", index, num_inputs_);
+    return Error::InvalidArgument;
+  }
+  EValue& value = values_[input_indices_[index]];
+  if (!value.is_tensor()) {
+    set_error("input %zu is a %s, not a tensor", index, value.tag_name());
+    return Error::InvalidArgument;
+  }
+  Tensor& dst = value.to_tensor();
+  if (src.scalar_type() != dst.scalar_type()) {
+    set_error("input %zu: expected dtype %s, got %s", index, scalar_type_name(dst.scalar_type()),
+              scalar_type_name(src.scalar_type()));
+    return Error::InvalidArgument;
+  }
+  if (src.dim() != dst.dim()) {
+    set_error("input %zu: expected a tensor of rank %d, got rank %d", index, dst.dim(), src.dim());
+    return Error::InvalidArgument;
+  }
+  if (dst.shape_dynamism() == TensorShapeDynamism::Static) {
+    for (int d = 0; d < dst.dim(); ++d) {
+      if (src.size(d) != dst.size(d)) {
+        set_error("input %zu: dim %d must be %lld, got %lld (the model was exported with a static "
+                  "shape)", index, d, static_cast<long long>(dst.size(d)),
+                  static_cast<long long>(src.size(d)));
+        return Error::InvalidArgument;
+      }
+    }
+  } else if (dst.resize(src.sizes()) != Error::Ok) {
+    set_error("input %zu: shape does not fit the exported upper bounds (%zu bytes planned, %zu "
+              "given)", index, dst.capacity_bytes(), src.nbytes());
+    return Error::InvalidArgument;
+  }
+  if (!src.is_contiguous_dim_order() || !dst.is_contiguous_dim_order()) {
+    bool same = true;
+    for (int d = 0; d < dst.dim(); ++d) {
+      same = same && src.dim_order()[d] == dst.dim_order()[d];
+    }
+    if (!same) {
+      set_error("input %zu: memory layout (dim order) differs from the exported one", index);
+      return Error::InvalidArgument;
+    }
+  }
+  if (dst.capacity_bytes() == 0 && dst.nbytes() > 0) {
+    // Not planned: the caller's memory is used directly and must outlive execute.
+    dst.set_data(src.mutable_data_ptr(), src.nbytes());
+  } else if (src.nbytes() > 0 && src.const_data_ptr() != dst.const_data_ptr()) {
+    std::memcpy(dst.mutable_data_ptr(), src.const_data_ptr(), src.nbytes());
+  }
+  input_set_[index] = true;
+  return Error::Ok;
+}
+
+Error Method::set_input(size_t index, const EValue& value) {
+  if (index >= num_inputs_) {
+    set_error("input index %zu out of range: the method takes %zu inputs", index, num_inputs_);
+    return Error::InvalidArgument;
+  }
+  if (value.is_tensor()) {
+    return set_input(index, value.to_tensor());
+  }
+  EValue& dst = values_[input_indices_[index]];
+  if (dst.tag() != value.tag() || !(dst.is_int() || dst.is_double() || dst.is_bool())) {
+    set_error("input %zu: expected %s, got %s", index, dst.tag_name(), value.tag_name());
+    return Error::InvalidArgument;
+  }
+  dst = value;
+  return Error::Ok;
+}
+
+const char* Method::instruction_name(size_t index) const {
+  return index < num_instructions_ ? instructions_[index].name : "";
+}
+
+Error Method::execute() {
+  for (size_t i = 0; i < num_inputs_; ++i) {
+    if (!input_set_[i]) {
+      set_error("input %zu was not set", i);
+      return Error::InvalidState;
+    }
+  }
+  KernelContext context(memory_manager_->temp_allocator);
+  size_t pc = 0;
+  while (pc < num_instructions_) {
+    const Instr& instr = instructions_[pc];
+    if (event_tracer_ != nullptr) {
+      event_tracer_->begin_instruction(pc);
+    }
+    size_t next = pc + 1;
+    switch (instr.kind) {
+      case InstrKind::Kernel:
+        instr.kernel->fn(context, instr.args);
+        if (memory_manager_->temp_allocator != nullptr) {
+          memory_manager_->temp_allocator->reset();
+        }
+        if (context.failed()) {
+          set_error("instruction %zu (%s) failed: %s", pc, instr.name, context.message());
+          return context.error();
+        }
+        break;
+      case InstrKind::Delegate: {
+        const Delegate& d = delegates_[instr.delegate];
+        const Error err = d.backend->execute(d.handle, instr.args);
+        if (err != Error::Ok) {
+          set_error("instruction %zu (delegate %s) failed: %s", pc, instr.name, error_name(err));
+          return err;
+        }
+        break;
+      }
+      case InstrKind::Move:
+        values_[instr.b] = values_[instr.a];
+        break;
+      case InstrKind::JumpFalse: {
+        const EValue& cond = values_[instr.a];
+        bool truth = false;
+        if (cond.is_bool()) {
+          truth = cond.to_bool();
+        } else if (cond.is_tensor() && cond.to_tensor().scalar_type() == ScalarType::Bool &&
+                   cond.to_tensor().numel() == 1) {
+          truth = *cond.to_tensor().const_data_ptr<bool>();
+        } else {
+          set_error("instruction %zu: jump condition is a %s, not a bool", pc, cond.tag_name());
+          return Error::InvalidProgram;
+        }
+        if (!truth) {
+          next = static_cast<size_t>(instr.b);
+        }
+        break;
+      }
+      case InstrKind::Free:
+        break;  // every tensor is planned; nothing to release
+    }
+    if (event_tracer_ != nullptr) {
+      event_tracer_->end_instruction(pc, instr.args);
+    }
+    pc = next;
+  }
+  return Error::Ok;
+}
+
+}  // namespace ember

@@ -1,0 +1,109 @@
+// Method: one executable method of a Program (usually "forward"), with its
+// values bound to planned memory and every instruction resolved to a kernel or
+// delegate. init does all checking and allocation; execute allocates nothing.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "runtime/core/evalue.h"
+#include "runtime/core/result.h"
+#include "runtime/core/span.h"
+#include "runtime/executor/event_tracer.h"
+#include "runtime/executor/memory_manager.h"
+#include "runtime/kernel/kernel_registry.h"
+
+namespace ember {
+
+namespace fb {
+struct ExecutionPlan;
+}  // namespace fb
+
+class Program;
+class BackendInterface;
+
+class Method final {
+ public:
+  Method(Method&& other) noexcept;
+  Method(const Method&) = delete;
+  Method& operator=(const Method&) = delete;
+  Method& operator=(Method&&) = delete;
+  ~Method();
+
+  size_t num_inputs() const { return num_inputs_; }
+  size_t num_outputs() const { return num_outputs_; }
+  const EValue& input(size_t index) const { return values_[input_indices_[index]]; }
+  const EValue& output(size_t index) const { return values_[output_indices_[index]]; }
+
+  // Copies `src` into input `index` (a tensor input), resizing it first when
+  // the input has dynamic dims. The dtype and rank must match; static dims
+  // must match exactly and dynamic dims must fit the planned upper bound.
+  Error set_input(size_t index, const Tensor& src);
+  // Sets a scalar input (int, double or bool), which must match the program.
+  Error set_input(size_t index, const EValue& value);
+
+  // Runs the instructions. Fails (with last_error()) when an input was never
+  // set or a kernel fails; no heap allocation happens here.
+  Error execute();
+
+  // Why the last set_input or execute failed, in one line.
+  const char* last_error() const { return last_error_; }
+
+  void set_event_tracer(EventTracer* tracer) { event_tracer_ = tracer; }
+  size_t num_instructions() const { return num_instructions_; }
+  // "aten::add.out" for kernel calls, the backend id for delegate calls, or
+  // the instruction kind.
+  const char* instruction_name(size_t index) const;
+  size_t num_values() const { return num_values_; }
+  const EValue& value(size_t index) const { return values_[index]; }
+
+ private:
+  friend class Program;
+
+  enum class InstrKind : uint8_t { Kernel, Delegate, Move, JumpFalse, Free };
+  struct Instr {
+    InstrKind kind;
+    const KernelEntry* kernel;  // Kernel
+    uint32_t delegate;          // Delegate: index into delegates_
+    Span<EValue*> args;         // Kernel, Delegate
+    int32_t a;                  // Move: from; JumpFalse: condition; Free: value
+    int32_t b;                  // Move: to; JumpFalse: destination
+    const char* name;
+  };
+  struct Delegate {
+    const BackendInterface* backend;
+    void* handle;
+  };
+
+  Method(const Program* program, const fb::ExecutionPlan* plan, MemoryManager* memory_manager)
+      : program_(program), plan_(plan), memory_manager_(memory_manager) {}
+  static Result<Method> init(const Program* program, const fb::ExecutionPlan* plan,
+                             MemoryManager* memory_manager);
+  Error init_values();
+  Error init_tensor(size_t index, const void* flat_tensor);
+  Error init_lists();
+  Error init_delegates();
+  Error init_instructions();
+  Error check_io();
+  void set_error(const char* format, ...) __attribute__((format(printf, 2, 3)));
+
+  const Program* program_;
+  const fb::ExecutionPlan* plan_;
+  MemoryManager* memory_manager_;
+  EventTracer* event_tracer_ = nullptr;
+
+  EValue* values_ = nullptr;
+  size_t num_values_ = 0;
+  const int32_t* input_indices_ = nullptr;
+  size_t num_inputs_ = 0;
+  const int32_t* output_indices_ = nullptr;
+  size_t num_outputs_ = 0;
+  bool* input_set_ = nullptr;  // tensor inputs whose data the caller has supplied
+  Instr* instructions_ = nullptr;
+  size_t num_instructions_ = 0;
+  Delegate* delegates_ = nullptr;
+  size_t num_delegates_ = 0;
+  char last_error_[320] = {};
+};
+
+}  // namespace ember

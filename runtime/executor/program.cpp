@@ -1,0 +1,243 @@
+#include "runtime/executor/program.h"
+
+#include <cstring>
+
+#include "runtime/core/log.h"
+#include "runtime/executor/extended_header.h"
+#include "runtime/executor/method.h"
+#include "schema/program_generated.h"
+
+namespace ember {
+namespace {
+
+constexpr char kIdentifier[] = "ET12";
+
+bool fits(uint64_t offset, uint64_t size, uint64_t total) {
+  return offset <= total && size <= total - offset;
+}
+
+// Checks what the flatbuffer verifier cannot: that segment ranges lie inside
+// the file and that the constant segment's offsets lie inside its segment.
+Error validate_segments(const fb::Program* program, uint64_t segment_base,
+                        uint64_t segment_data_size, size_t file_size) {
+  const auto* segments = program->segments();
+  const size_t n = segments ? segments->size() : 0;
+  for (size_t i = 0; i < n; ++i) {
+    const auto* s = segments->Get(i);
+    EMBER_CHECK_OR_RETURN(s != nullptr, Error::InvalidProgram, "segment %zu is null", i);
+    EMBER_CHECK_OR_RETURN(
+        fits(segment_base, s->offset(), file_size) &&
+            fits(segment_base + s->offset(), s->size(), file_size),
+        Error::InvalidProgram,
+        "segment %zu [%llu, +%llu) lies outside the file (%zu bytes)", i,
+        static_cast<unsigned long long>(s->offset()), static_cast<unsigned long long>(s->size()),
+        file_size);
+    if (segment_data_size != 0) {
+      EMBER_CHECK_OR_RETURN(fits(s->offset(), s->size(), segment_data_size),
+                            Error::InvalidProgram,
+                            "segment %zu extends past the segment data size", i);
+    }
+  }
+  const auto* cs = program->constant_segment();
+  if (cs != nullptr && cs->offsets() != nullptr && cs->offsets()->size() > 1) {
+    EMBER_CHECK_OR_RETURN(cs->segment_index() < n, Error::InvalidProgram,
+                          "constant segment index %u out of range (%zu segments)",
+                          cs->segment_index(), n);
+    const uint64_t seg_size = segments->Get(cs->segment_index())->size();
+    for (size_t i = 0; i < cs->offsets()->size(); ++i) {
+      EMBER_CHECK_OR_RETURN(cs->offsets()->Get(i) <= seg_size, Error::InvalidProgram,
+                            "constant %zu offset %llu is past its segment (%llu bytes)", i,
+                            static_cast<unsigned long long>(cs->offsets()->Get(i)),
+                            static_cast<unsigned long long>(seg_size));
+    }
+  }
+  return Error::Ok;
+}
+
+}  // namespace
+
+Result<Program> Program::load(DataLoader* loader, Verification verification) {
+  EMBER_CHECK_OR_RETURN(loader != nullptr, Error::InvalidArgument, "no data loader");
+  EMBER_ASSIGN_OR_RETURN(const size_t file_size, loader->size());
+  EMBER_CHECK_OR_RETURN(file_size >= 16, Error::InvalidProgram,
+                        "file is too small (%zu bytes) to be a program", file_size);
+
+  const size_t head_size =
+      file_size < ExtendedHeader::kNumHeadBytes ? file_size : ExtendedHeader::kNumHeadBytes;
+  uint64_t program_size = file_size;
+  uint64_t segment_base = 0;
+  uint64_t segment_data_size = 0;
+  {
+    EMBER_ASSIGN_OR_RETURN(FreeableBuffer head, loader->load(0, head_size));
+    const char* id = static_cast<const char*>(head.data()) + 4;
+    if (std::memcmp(id, kIdentifier, 4) != 0) {
+      if (id[0] == 'E' && id[1] == 'T') {
+        EMBER_LOG(Error, "program format '%.4s' is not supported: this runtime reads %s", id,
+                  kIdentifier);
+        return Error::NotSupported;
+      }
+      EMBER_LOG(Error, "not a .pte program: identifier is not %s", kIdentifier);
+      return Error::InvalidProgram;
+    }
+    Result<ExtendedHeader> header = ExtendedHeader::parse(head.data(), head.size());
+    if (header.ok()) {
+      program_size = header->program_size;
+      segment_base = header->segment_base_offset;
+      segment_data_size = header->segment_data_size;
+      EMBER_CHECK_OR_RETURN(program_size >= 16 && program_size <= file_size,
+                            Error::InvalidProgram,
+                            "header program size %llu does not fit the file (%zu bytes)",
+                            static_cast<unsigned long long>(program_size), file_size);
+      EMBER_CHECK_OR_RETURN(segment_base == 0 || segment_base >= program_size,
+                            Error::InvalidProgram, "segments overlap the program");
+      EMBER_CHECK_OR_RETURN(fits(segment_base, segment_data_size, file_size),
+                            Error::InvalidProgram,
+                            "file is truncated: segments need %llu bytes, the file has %zu",
+                            static_cast<unsigned long long>(segment_base + segment_data_size),
+                            file_size);
+    } else if (header.error() != Error::NotFound) {
+      return header.error();
+    }
+  }
+
+  EMBER_ASSIGN_OR_RETURN(FreeableBuffer data, loader->load(0, program_size));
+  EMBER_CHECK_OR_RETURN(reinterpret_cast<uintptr_t>(data.data()) % alignof(uint64_t) == 0,
+                        Error::InvalidArgument, "program data must be 8-byte aligned");
+  const auto* bytes = static_cast<const uint8_t*>(data.data());
+  if (verification == Verification::InternalConsistency) {
+    // Large models have many tables; the limits only guard against loops.
+    flatbuffers::Verifier verifier(bytes, program_size, /*max_depth=*/128,
+                                   /*max_tables=*/1u << 30);
+    EMBER_CHECK_OR_RETURN(verifier.VerifyBuffer<fb::Program>(kIdentifier), Error::InvalidProgram,
+                          "program flatbuffer failed verification (corrupt or truncated file)");
+  } else {
+    const uint32_t root = flatbuffers::ReadScalar<uint32_t>(bytes);
+    EMBER_CHECK_OR_RETURN(root >= 8 && root < program_size, Error::InvalidProgram,
+                          "program root offset %u is out of range", root);
+  }
+  const fb::Program* program = fb::GetProgram(bytes);
+  EMBER_TRY(validate_segments(program, segment_base, segment_data_size, file_size));
+
+  FreeableBuffer constants;
+  const auto* cs = program->constant_segment();
+  if (cs != nullptr && cs->offsets() != nullptr && cs->offsets()->size() > 1) {
+    const auto* seg = program->segments()->Get(cs->segment_index());
+    EMBER_ASSIGN_OR_RETURN(constants, loader->load(segment_base + seg->offset(), seg->size()));
+  }
+  return Program(loader, static_cast<FreeableBuffer&&>(data), program, segment_base,
+                 static_cast<FreeableBuffer&&>(constants));
+}
+
+size_t Program::num_methods() const {
+  return program_->execution_plan() ? program_->execution_plan()->size() : 0;
+}
+
+Result<const char*> Program::method_name(size_t index) const {
+  EMBER_CHECK_OR_RETURN(index < num_methods(), Error::InvalidArgument,
+                        "method index %zu out of range", index);
+  const auto* plan = program_->execution_plan()->Get(index);
+  EMBER_CHECK_OR_RETURN(plan != nullptr && plan->name() != nullptr, Error::InvalidProgram,
+                        "method %zu has no name", index);
+  return plan->name()->c_str();
+}
+
+Result<const fb::ExecutionPlan*> Program::find_plan(const char* name) const {
+  for (size_t i = 0; i < num_methods(); ++i) {
+    const auto* plan = program_->execution_plan()->Get(i);
+    if (plan != nullptr && plan->name() != nullptr && std::strcmp(plan->name()->c_str(), name) == 0) {
+      return plan;
+    }
+  }
+  EMBER_LOG(Error, "program has no method named '%s'", name);
+  return Error::NotFound;
+}
+
+Result<MethodMeta> Program::method_meta(const char* name) const {
+  EMBER_ASSIGN_OR_RETURN(const fb::ExecutionPlan* plan, find_plan(name));
+  return MethodMeta(plan);
+}
+
+Result<Method> Program::load_method(const char* name, MemoryManager* memory_manager) const {
+  EMBER_ASSIGN_OR_RETURN(const fb::ExecutionPlan* plan, find_plan(name));
+  return Method::init(this, plan, memory_manager);
+}
+
+Result<const void*> Program::constant_data(uint32_t index, size_t nbytes) const {
+  const auto* cs = program_->constant_segment();
+  if (cs != nullptr && cs->offsets() != nullptr && cs->offsets()->size() > 1) {
+    EMBER_CHECK_OR_RETURN(index < cs->offsets()->size(), Error::InvalidProgram,
+                          "constant buffer index %u out of range (%u buffers)", index,
+                          cs->offsets()->size());
+    const uint64_t offset = cs->offsets()->Get(index);
+    EMBER_CHECK_OR_RETURN(fits(offset, nbytes, constant_segment_.size()), Error::InvalidProgram,
+                          "constant %u (%zu bytes at %llu) is past the constant segment", index,
+                          nbytes, static_cast<unsigned long long>(offset));
+    return static_cast<const uint8_t*>(constant_segment_.data()) + offset;
+  }
+  // Files written before constant segments existed keep constants inline.
+  const auto* buffers = program_->constant_buffer();
+  EMBER_CHECK_OR_RETURN(buffers != nullptr && index < buffers->size(), Error::InvalidProgram,
+                        "constant buffer index %u out of range", index);
+  const auto* storage = buffers->Get(index)->storage();
+  EMBER_CHECK_OR_RETURN(storage != nullptr && nbytes <= storage->size(), Error::InvalidProgram,
+                        "constant buffer %u is smaller than its tensor", index);
+  return static_cast<const void*>(storage->data());
+}
+
+Result<FreeableBuffer> Program::load_segment(size_t index) const {
+  const auto* segments = program_->segments();
+  EMBER_CHECK_OR_RETURN(segments != nullptr && index < segments->size(), Error::InvalidProgram,
+                        "segment index %zu out of range", index);
+  const auto* seg = segments->Get(index);
+  return loader_->load(segment_base_offset_ + seg->offset(), seg->size());
+}
+
+// MethodMeta
+
+const char* MethodMeta::name() const { return plan_->name() ? plan_->name()->c_str() : ""; }
+size_t MethodMeta::num_inputs() const { return plan_->inputs() ? plan_->inputs()->size() : 0; }
+size_t MethodMeta::num_outputs() const { return plan_->outputs() ? plan_->outputs()->size() : 0; }
+
+size_t MethodMeta::num_planned_buffers() const {
+  const auto* sizes = plan_->non_const_buffer_sizes();
+  return sizes && sizes->size() > 0 ? sizes->size() - 1 : 0;
+}
+
+size_t MethodMeta::planned_buffer_size(size_t index) const {
+  if (index >= num_planned_buffers()) {
+    return 0;
+  }
+  const int64_t size = plan_->non_const_buffer_sizes()->Get(index + 1);
+  return size < 0 ? 0 : static_cast<size_t>(size);
+}
+
+Result<MethodMeta::TensorInfo> MethodMeta::tensor_info(int32_t value_index) const {
+  const auto* values = plan_->values();
+  EMBER_CHECK_OR_RETURN(values != nullptr && value_index >= 0 &&
+                            static_cast<size_t>(value_index) < values->size(),
+                        Error::InvalidProgram, "value index %d out of range", value_index);
+  const auto* t = values->Get(value_index)->val_as_Tensor();
+  EMBER_CHECK_OR_RETURN(t != nullptr, Error::InvalidType, "value %d is not a tensor", value_index);
+  EMBER_CHECK_OR_RETURN(is_valid_scalar_type(static_cast<int>(t->scalar_type())),
+                        Error::InvalidProgram, "value %d has an invalid dtype", value_index);
+  TensorInfo info;
+  info.dtype = static_cast<ScalarType>(t->scalar_type());
+  info.sizes = t->sizes() ? Span<const int32_t>(t->sizes()->data(), t->sizes()->size())
+                          : Span<const int32_t>();
+  info.dynamic = t->shape_dynamism() != fb::TensorShapeDynamism::STATIC;
+  return info;
+}
+
+Result<MethodMeta::TensorInfo> MethodMeta::input_tensor_info(size_t index) const {
+  EMBER_CHECK_OR_RETURN(index < num_inputs(), Error::InvalidArgument,
+                        "input index %zu out of range", index);
+  return tensor_info(plan_->inputs()->Get(index));
+}
+
+Result<MethodMeta::TensorInfo> MethodMeta::output_tensor_info(size_t index) const {
+  EMBER_CHECK_OR_RETURN(index < num_outputs(), Error::InvalidArgument,
+                        "output index %zu out of range", index);
+  return tensor_info(plan_->outputs()->Get(index));
+}
+
+}  // namespace ember

@@ -1,0 +1,159 @@
+// The kernel registry: operator name ("aten::add.out") -> kernel. Kernels are
+// plain functions with typed parameters; registration wraps them in an unboxer
+// that checks each argument's tag at method init and unpacks it at run time.
+#pragma once
+
+#include <cstddef>
+#include <cstdio>
+#include <optional>
+#include <utility>
+
+#include "runtime/core/error.h"
+#include "runtime/core/evalue.h"
+#include "runtime/core/span.h"
+#include "runtime/kernel/kernel_context.h"
+
+namespace ember {
+
+// Boxed entry point: args are the instruction's values, in schema order.
+using BoxedKernelFn = void (*)(KernelContext& ctx, Span<EValue*> args);
+// Load-time check of a call's arguments; writes why into `why` on failure.
+using KernelArgCheckFn = bool (*)(Span<EValue* const> args, char* why, size_t why_size);
+
+struct KernelEntry {
+  const char* name;
+  BoxedKernelFn fn;
+  KernelArgCheckFn check_args;
+};
+
+// Adds a kernel; a later registration of the same name replaces the earlier
+// one (so an optimized library may override portable kernels).
+Error register_kernel(const KernelEntry& entry);
+// Null when no kernel has that name.
+const KernelEntry* find_kernel(const char* name);
+size_t num_registered_kernels();
+const KernelEntry* registered_kernel(size_t index);
+
+// Argument types a kernel may take. Scalars, lists and optionals are views
+// into the method's values, valid for the duration of the call.
+using IntArrayRef = Span<const int64_t>;
+using TensorList = Span<Tensor* const>;
+// Items may be null (None).
+struct OptionalTensorList {
+  Span<Tensor* const> items;
+};
+// A Scalar argument (Python number): int, double or bool.
+struct Scalar {
+  const EValue* value;
+  bool is_integral() const { return value->is_int() || value->is_bool(); }
+  bool is_floating() const { return value->is_double(); }
+  bool is_bool() const { return value->is_bool(); }
+  double to_double() const { return value->scalar_to_double(); }
+  int64_t to_int() const { return value->scalar_to_int(); }
+};
+using StringView = Span<const char>;
+
+namespace detail {
+
+template <typename T>
+struct Unbox;
+
+#define EMBER_UNBOX_(type, what, accepts, expr)                \
+  template <>                                                  \
+  struct Unbox<type> {                                         \
+    static constexpr const char* kName = what;                 \
+    static bool accepts_value(const EValue& v) { return accepts; } \
+    static type get(EValue& v) { return expr; }                \
+  };
+
+EMBER_UNBOX_(const Tensor&, "Tensor", v.is_tensor(), v.to_tensor())
+EMBER_UNBOX_(Tensor&, "Tensor", v.is_tensor(), v.to_tensor())
+EMBER_UNBOX_(int64_t, "int", v.is_int() || v.is_bool(), v.scalar_to_int())
+EMBER_UNBOX_(double, "float", v.is_double() || v.is_int(), v.scalar_to_double())
+EMBER_UNBOX_(bool, "bool", v.is_bool(), v.to_bool())
+EMBER_UNBOX_(Scalar, "Scalar", v.is_scalar(), Scalar{&v})
+EMBER_UNBOX_(IntArrayRef, "int[]", v.is_int_list(), v.to_int_list())
+EMBER_UNBOX_(Span<const double>, "float[]", v.is_double_list(), v.to_double_list())
+EMBER_UNBOX_(Span<const bool>, "bool[]", v.is_bool_list(), v.to_bool_list())
+EMBER_UNBOX_(TensorList, "Tensor[]", v.is_tensor_list(), v.to_tensor_list())
+EMBER_UNBOX_(OptionalTensorList, "Tensor?[]",
+             v.is_optional_tensor_list() || v.is_tensor_list(),
+             OptionalTensorList{v.to_tensor_list()})
+EMBER_UNBOX_(StringView, "str", v.is_string(), v.to_string())
+// An optional tensor is a pointer: null for None.
+EMBER_UNBOX_(const Tensor*, "Tensor?", v.is_none() || v.is_tensor(),
+             v.is_none() ? nullptr : &v.to_tensor())
+#undef EMBER_UNBOX_
+
+template <typename T>
+struct Unbox<std::optional<T>> {
+  static constexpr const char* kName = "optional";
+  static bool accepts_value(const EValue& v) { return v.is_none() || Unbox<T>::accepts_value(v); }
+  static std::optional<T> get(EValue& v) {
+    if (v.is_none()) {
+      return std::nullopt;
+    }
+    return Unbox<T>::get(v);
+  }
+};
+
+template <typename F, F fn>
+struct KernelWrapper;
+
+template <typename... Args, void (*fn)(KernelContext&, Args...)>
+struct KernelWrapper<void (*)(KernelContext&, Args...), fn> {
+  static constexpr size_t kNumArgs = sizeof...(Args);
+
+  static void call(KernelContext& ctx, Span<EValue*> args) {
+    call_impl(ctx, args, std::index_sequence_for<Args...>{});
+  }
+
+  // A call carries the schema's arguments and then its returns, so it has at
+  // least as many values as the kernel has parameters.
+  static bool check_args(Span<EValue* const> args, char* why, size_t why_size) {
+    if (args.size() < kNumArgs) {
+      snprintf(why, why_size, "expects %zu arguments, the program passes %zu", kNumArgs,
+               args.size());
+      return false;
+    }
+    return check_impl(args, why, why_size, std::index_sequence_for<Args...>{});
+  }
+
+ private:
+  template <size_t... I>
+  static void call_impl(KernelContext& ctx, Span<EValue*> args, std::index_sequence<I...>) {
+    fn(ctx, Unbox<Args>::get(*args[I])...);
+  }
+
+  template <size_t... I>
+  static bool check_impl(Span<EValue* const> args, char* why, size_t why_size,
+                         std::index_sequence<I...>) {
+    size_t bad = kNumArgs;
+    const char* want = "";
+    const bool ok = ((Unbox<Args>::accepts_value(*args[I]) ||
+                      (bad = I, want = Unbox<Args>::kName, false)) &&
+                     ...);
+    if (!ok) {
+      snprintf(why, why_size, "argument %zu should be %s, the program passes %s", bad, want,
+               args[bad]->tag_name());
+    }
+    return ok;
+  }
+};
+
+}  // namespace detail
+
+// Builds the registry entry for a typed kernel function.
+template <typename F, F fn>
+constexpr KernelEntry make_kernel_entry(const char* name) {
+  return KernelEntry{name, &detail::KernelWrapper<F, fn>::call,
+                     &detail::KernelWrapper<F, fn>::check_args};
+}
+
+}  // namespace ember
+
+// Registers `fn` under `name` when the program starts. Kernel libraries are
+// linked whole-archive so that these initializers are kept.
+#define EMBER_REGISTER_KERNEL(name, fn)                                                   \
+  static const ::ember::Error EMBER_CONCAT_(ember_kernel_reg_, __LINE__) =                \
+      ::ember::register_kernel(::ember::make_kernel_entry<decltype(&fn), &fn>(name))

@@ -1,0 +1,239 @@
+// ember_run: runs a .pte on random inputs or inputs from .npy files, prints the
+// outputs and reports load, init and per-run latency.
+//
+//   ember_run model.pte [--input x.npy ...] [--runs N] [--warmup N] [--seed S]
+//                       [--output-dir DIR] [--print N]
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "extension/module/module.h"
+#include "runtime/core/log.h"
+#include "runtime/core/platform.h"
+#include "tools/npy.h"
+
+using namespace ember;
+
+namespace {
+
+struct Options {
+  std::string model;
+  std::vector<std::string> inputs;
+  std::string output_dir;
+  int runs = 10;
+  int warmup = 2;
+  int print = 8;
+  uint32_t seed = 0;
+};
+
+[[noreturn]] void usage_error(const std::string& message) {
+  std::fprintf(stderr, "ember_run: %s\n", message.c_str());
+  std::fprintf(stderr,
+               "usage: ember_run model.pte [--input x.npy ...] [--runs N] [--warmup N] "
+               "[--seed S] [--output-dir DIR] [--print N]\n");
+  std::exit(2);
+}
+
+int parse_int(const char* flag, const char* text) {
+  char* end = nullptr;
+  const long v = std::strtol(text, &end, 10);
+  if (end == text || *end != '\0' || v < 0) usage_error(std::string(flag) + " needs a non-negative integer");
+  return static_cast<int>(v);
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> const char* {
+      if (i + 1 >= argc) usage_error(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--input" || a == "-i") o.inputs.push_back(value());
+    else if (a == "--runs") o.runs = std::max(1, parse_int("--runs", value()));
+    else if (a == "--warmup") o.warmup = parse_int("--warmup", value());
+    else if (a == "--seed") o.seed = static_cast<uint32_t>(parse_int("--seed", value()));
+    else if (a == "--output-dir") o.output_dir = value();
+    else if (a == "--print") o.print = parse_int("--print", value());
+    else if (a == "--help" || a == "-h") usage_error("help");
+    else if (!a.empty() && a[0] == '-') usage_error("unknown option " + a);
+    else if (o.model.empty()) o.model = a;
+    else usage_error("unexpected argument " + a);
+  }
+  if (o.model.empty()) usage_error("no model given");
+  return o;
+}
+
+// Owns the bytes and shape arrays behind an input tensor.
+struct HostTensor {
+  ScalarType dtype;
+  std::vector<int32_t> sizes;
+  std::vector<uint8_t> dim_order;
+  std::vector<int32_t> strides;
+  std::vector<uint8_t> data;
+  Tensor tensor;
+
+  void bind() {
+    dim_order.resize(sizes.size());
+    strides.resize(sizes.size());
+    for (size_t i = 0; i < sizes.size(); ++i) dim_order[i] = static_cast<uint8_t>(i);
+    tensor = Tensor(dtype, static_cast<int>(sizes.size()), sizes.data(), dim_order.data(),
+                    strides.data(), data.data(), data.size());
+  }
+};
+
+void fill_random(HostTensor& t, std::mt19937& rng) {
+  const size_t n = t.data.size() / element_size(t.dtype);
+  std::normal_distribution<float> normal;
+  std::uniform_int_distribution<int> small(0, 9);
+  for (size_t i = 0; i < n; ++i) {
+    switch (t.dtype) {
+      case ScalarType::Float: reinterpret_cast<float*>(t.data.data())[i] = normal(rng); break;
+      case ScalarType::Double: reinterpret_cast<double*>(t.data.data())[i] = normal(rng); break;
+      case ScalarType::Half: reinterpret_cast<Half*>(t.data.data())[i] = Half(normal(rng)); break;
+      case ScalarType::BFloat16: reinterpret_cast<BFloat16*>(t.data.data())[i] = BFloat16(normal(rng)); break;
+      case ScalarType::Long: reinterpret_cast<int64_t*>(t.data.data())[i] = small(rng); break;
+      case ScalarType::Int: reinterpret_cast<int32_t*>(t.data.data())[i] = small(rng); break;
+      case ScalarType::Bool: t.data[i] = small(rng) & 1; break;
+      default: t.data[i] = static_cast<uint8_t>(small(rng)); break;
+    }
+  }
+}
+
+double element_as_double(const Tensor& t, int64_t i) {
+  const void* p = t.const_data_ptr();
+  switch (t.scalar_type()) {
+    case ScalarType::Float: return static_cast<const float*>(p)[i];
+    case ScalarType::Double: return static_cast<const double*>(p)[i];
+    case ScalarType::Half: return static_cast<const Half*>(p)[i];
+    case ScalarType::BFloat16: return static_cast<const BFloat16*>(p)[i];
+    case ScalarType::Long: return static_cast<double>(static_cast<const int64_t*>(p)[i]);
+    case ScalarType::Int: return static_cast<const int32_t*>(p)[i];
+    case ScalarType::Short: return static_cast<const int16_t*>(p)[i];
+    case ScalarType::Char: return static_cast<const int8_t*>(p)[i];
+    default: return static_cast<const uint8_t*>(p)[i];
+  }
+}
+
+std::string shape_string(Span<const int32_t> sizes) {
+  std::string s = "[";
+  for (size_t i = 0; i < sizes.size(); ++i) s += (i ? "x" : "") + std::to_string(sizes[i]);
+  return s + "]";
+}
+
+double ms(uint64_t ns) { return static_cast<double>(ns) / 1e6; }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options opt = parse(argc, argv);
+
+  const uint64_t t0 = pal_time_ns();
+  Result<std::unique_ptr<Module>> loaded = Module::load(opt.model.c_str());
+  if (!loaded.ok()) {
+    std::fprintf(stderr, "ember_run: cannot load %s: %s\n", opt.model.c_str(),
+                 error_name(loaded.error()));
+    return 1;
+  }
+  Module& module = *loaded.get();
+  const uint64_t t1 = pal_time_ns();
+  Result<Method*> method = module.method("forward");
+  if (!method.ok()) {
+    std::fprintf(stderr, "ember_run: cannot initialise forward: %s\n", error_name(method.error()));
+    return 1;
+  }
+  const uint64_t t2 = pal_time_ns();
+  Result<MethodMeta> meta = module.method_meta("forward");
+
+  const size_t num_inputs = meta->num_inputs();
+  if (!opt.inputs.empty() && opt.inputs.size() != num_inputs) {
+    std::fprintf(stderr, "ember_run: the model takes %zu inputs, %zu --input files given\n",
+                 num_inputs, opt.inputs.size());
+    return 2;
+  }
+  std::mt19937 rng(opt.seed);
+  std::vector<HostTensor> host(num_inputs);
+  std::vector<EValue> inputs(num_inputs);
+  for (size_t i = 0; i < num_inputs; ++i) {
+    Result<MethodMeta::TensorInfo> info = meta->input_tensor_info(i);
+    if (!info.ok()) {
+      std::fprintf(stderr, "ember_run: input %zu is not a tensor; only tensor inputs are supported\n", i);
+      return 2;
+    }
+    HostTensor& h = host[i];
+    if (!opt.inputs.empty()) {
+      tools::NpyArray array;
+      std::string error;
+      if (!tools::read_npy(opt.inputs[i], &array, &error)) {
+        std::fprintf(stderr, "ember_run: input %zu: %s\n", i, error.c_str());
+        return 2;
+      }
+      h.dtype = array.dtype;
+      h.sizes = array.shape;
+      h.data = std::move(array.data);
+    } else {
+      h.dtype = info->dtype;
+      h.sizes.assign(info->sizes.begin(), info->sizes.end());
+      size_t numel = 1;
+      for (int32_t s : h.sizes) numel *= static_cast<size_t>(s);
+      h.data.resize(numel * element_size(h.dtype));
+      fill_random(h, rng);
+    }
+    h.bind();
+    inputs[i] = EValue(&h.tensor);
+  }
+
+  std::vector<double> latencies;
+  for (int r = 0; r < opt.warmup + opt.runs; ++r) {
+    const uint64_t start = pal_time_ns();
+    const Error err = module.run("forward", Span<const EValue>(inputs.data(), inputs.size()));
+    const uint64_t end = pal_time_ns();
+    if (err != Error::Ok) {
+      std::fprintf(stderr, "ember_run: %s\n", module.last_error());
+      return 1;
+    }
+    if (r >= opt.warmup) latencies.push_back(ms(end - start));
+  }
+
+  Method* m = method.get();
+  for (size_t i = 0; i < m->num_outputs(); ++i) {
+    const EValue& out = m->output(i);
+    if (!out.is_tensor()) {
+      if (out.is_int()) std::printf("output %zu: int %" PRId64 "\n", i, out.to_int());
+      else if (out.is_double()) std::printf("output %zu: float %g\n", i, out.to_double());
+      else std::printf("output %zu: %s\n", i, out.tag_name());
+      continue;
+    }
+    const Tensor& t = out.to_tensor();
+    std::printf("output %zu: %s %s:", i, scalar_type_name(t.scalar_type()),
+                shape_string(t.sizes()).c_str());
+    const int64_t shown = std::min<int64_t>(t.numel(), opt.print);
+    for (int64_t k = 0; k < shown; ++k) std::printf(" %.6g", element_as_double(t, k));
+    std::printf("%s\n", t.numel() > shown ? " ..." : "");
+    if (!opt.output_dir.empty()) {
+      std::string error;
+      const std::string path = opt.output_dir + "/output_" + std::to_string(i) + ".npy";
+      std::vector<int32_t> shape(t.sizes().begin(), t.sizes().end());
+      if (!tools::write_npy(path, t.scalar_type(), shape, t.const_data_ptr(), t.nbytes(), &error)) {
+        std::fprintf(stderr, "ember_run: %s\n", error.c_str());
+        return 1;
+      }
+    }
+  }
+
+  std::vector<double> sorted = latencies;
+  std::sort(sorted.begin(), sorted.end());
+  double mean = 0;
+  for (double v : sorted) mean += v;
+  mean /= static_cast<double>(sorted.size());
+  std::printf("load %.2f ms, init %.2f ms, planned memory %.1f KiB\n", ms(t1 - t0), ms(t2 - t1),
+              static_cast<double>(module.planned_bytes()) / 1024.0);
+  std::printf("run: %zu runs after %d warm-up: median %.3f ms, min %.3f ms, mean %.3f ms\n",
+              sorted.size(), opt.warmup, sorted[sorted.size() / 2], sorted.front(), mean);
+  return 0;
+}
