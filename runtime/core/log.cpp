@@ -6,13 +6,18 @@
 namespace ember {
 namespace {
 LogLevel g_threshold = LogLevel::Info;
-}
+char g_last_error[512] = {};
+}  // namespace
+
+const char* last_error_message() { return g_last_error; }
+void clear_last_error_message() { g_last_error[0] = '\0'; }
 
 LogLevel log_threshold() { return g_threshold; }
 void set_log_threshold(LogLevel level) { g_threshold = level; }
 
 void log_message(LogLevel level, const char* file, int line, const char* format, ...) {
-  if (level < g_threshold) {
+  const bool keep = level >= LogLevel::Error;
+  if (level < g_threshold && !keep) {
     return;
   }
   char buffer[512];
@@ -20,7 +25,12 @@ void log_message(LogLevel level, const char* file, int line, const char* format,
   va_start(args, format);
   std::vsnprintf(buffer, sizeof(buffer), format, args);
   va_end(args);
-  pal_emit_log(level, file, line, buffer);
+  if (keep) {
+    std::snprintf(g_last_error, sizeof(g_last_error), "%s", buffer);
+  }
+  if (level >= g_threshold) {
+    pal_emit_log(level, file, line, buffer);
+  }
 }
 
 }  // namespace ember

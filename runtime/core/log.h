@@ -9,6 +9,11 @@ namespace ember {
 LogLevel log_threshold();
 void set_log_threshold(LogLevel level);
 
+// The most recent Error-level message (empty if none), so that front ends
+// (the Python binding, the CLI) can show why a call failed in one line.
+const char* last_error_message();
+void clear_last_error_message();
+
 void log_message(LogLevel level, const char* file, int line, const char* format, ...)
     __attribute__((format(printf, 4, 5)));
 

@@ -1,0 +1,162 @@
+// ember._C: the Python binding of the runtime. It exchanges raw numpy arrays
+// tagged with ScalarType codes; python/ember/runtime.py turns those into
+// numpy arrays or torch tensors, so this module never links libtorch.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "extension/module/module.h"
+#include "runtime/core/log.h"
+
+namespace py = pybind11;
+using namespace ember;
+
+namespace {
+
+[[noreturn]] void raise(const std::string& what, Error error, const char* detail) {
+  std::string message = what + ": " + error_name(error);
+  if (detail != nullptr && detail[0] != '\0') message += ": " + std::string(detail);
+  throw py::value_error(message);
+}
+
+class PyModule {
+ public:
+  explicit PyModule(const std::string& path) {
+    clear_last_error_message();
+    Result<std::unique_ptr<Module>> loaded = Module::load(path.c_str());
+    if (!loaded.ok()) raise("cannot load " + path, loaded.error(), last_error_message());
+    module_ = std::move(loaded.get());
+    Result<Method*> method = module_->method("forward");
+    if (!method.ok()) raise("cannot initialise forward", method.error(), last_error_message());
+    method_ = method.get();
+  }
+
+  size_t num_inputs() const { return method_->num_inputs(); }
+  size_t num_outputs() const { return method_->num_outputs(); }
+
+  // (ScalarType code, upper-bound sizes, dynamic) of each tensor input.
+  std::vector<py::tuple> input_info() const {
+    std::vector<py::tuple> result;
+    Result<MethodMeta> meta = module_->method_meta("forward");
+    for (size_t i = 0; i < meta->num_inputs(); ++i) {
+      Result<MethodMeta::TensorInfo> info = meta->input_tensor_info(i);
+      if (!info.ok()) {
+        result.push_back(py::make_tuple(py::none(), py::none(), false));
+        continue;
+      }
+      std::vector<int32_t> sizes(info->sizes.begin(), info->sizes.end());
+      result.push_back(py::make_tuple(static_cast<int>(info->dtype), sizes, info->dynamic));
+    }
+    return result;
+  }
+
+  size_t planned_bytes() const { return module_->planned_bytes(); }
+
+  // inputs: (C-contiguous array, ScalarType code) pairs. Returns the outputs
+  // the same way, copied out of planned memory.
+  std::vector<py::tuple> forward(const std::vector<std::pair<py::array, int>>& inputs) {
+    std::vector<HostTensor> host(inputs.size());
+    std::vector<EValue> values(inputs.size());
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const py::array& array = inputs[i].first;
+      if (!is_valid_scalar_type(inputs[i].second)) throw py::value_error("invalid dtype code");
+      const ScalarType dtype = static_cast<ScalarType>(inputs[i].second);
+      if (static_cast<size_t>(array.itemsize()) != element_size(dtype)) {
+        throw py::value_error("input " + std::to_string(i) + ": array item size does not match dtype");
+      }
+      if (array.ndim() > kTensorDimensionLimit) {
+        throw py::value_error("input " + std::to_string(i) + ": too many dimensions");
+      }
+      HostTensor& h = host[i];
+      for (py::ssize_t d = 0; d < array.ndim(); ++d) {
+        h.sizes.push_back(static_cast<int32_t>(array.shape(d)));
+        h.dim_order.push_back(static_cast<uint8_t>(d));
+      }
+      h.strides.resize(h.sizes.size());
+      h.tensor = Tensor(dtype, static_cast<int>(h.sizes.size()), h.sizes.data(), h.dim_order.data(),
+                        h.strides.data(), const_cast<void*>(array.data()),
+                        static_cast<size_t>(array.nbytes()));
+      values[i] = EValue(&h.tensor);
+    }
+    Error err;
+    {
+      py::gil_scoped_release release;
+      err = module_->run("forward", Span<const EValue>(values.data(), values.size()));
+    }
+    if (err != Error::Ok) raise("forward failed", err, module_->last_error());
+
+    std::vector<py::tuple> outputs;
+    for (size_t i = 0; i < method_->num_outputs(); ++i) {
+      const EValue& out = method_->output(i);
+      if (!out.is_tensor()) {
+        if (out.is_int()) outputs.push_back(py::make_tuple(py::int_(out.to_int()), -1));
+        else if (out.is_double()) outputs.push_back(py::make_tuple(py::float_(out.to_double()), -1));
+        else if (out.is_bool()) outputs.push_back(py::make_tuple(py::bool_(out.to_bool()), -1));
+        else outputs.push_back(py::make_tuple(py::none(), -1));
+        continue;
+      }
+      const Tensor& t = out.to_tensor();
+      std::vector<py::ssize_t> shape(t.sizes().begin(), t.sizes().end());
+      py::array array(raw_dtype(t.scalar_type()), shape);
+      std::memcpy(array.mutable_data(), t.const_data_ptr(), t.nbytes());
+      outputs.push_back(py::make_tuple(array, static_cast<int>(t.scalar_type())));
+    }
+    return outputs;
+  }
+
+ private:
+  struct HostTensor {
+    std::vector<int32_t> sizes;
+    std::vector<uint8_t> dim_order;
+    std::vector<int32_t> strides;
+    Tensor tensor;
+  };
+
+  // A numpy dtype with the right item size; Half and BFloat16 travel as
+  // 16-bit integers and are reinterpreted in Python.
+  static py::dtype raw_dtype(ScalarType type) {
+    switch (type) {
+      case ScalarType::Float: return py::dtype::of<float>();
+      case ScalarType::Double: return py::dtype::of<double>();
+      case ScalarType::Long: return py::dtype::of<int64_t>();
+      case ScalarType::Int: return py::dtype::of<int32_t>();
+      case ScalarType::Short: return py::dtype::of<int16_t>();
+      case ScalarType::Char: return py::dtype::of<int8_t>();
+      case ScalarType::Byte: return py::dtype::of<uint8_t>();
+      case ScalarType::Bool: return py::dtype::of<bool>();
+      default: break;
+    }
+    switch (element_size(type)) {
+      case 1: return py::dtype::of<uint8_t>();
+      case 2: return py::dtype::of<uint16_t>();
+      case 4: return py::dtype::of<uint32_t>();
+      default: return py::dtype::of<uint64_t>();
+    }
+  }
+
+  std::unique_ptr<Module> module_;
+  Method* method_ = nullptr;
+};
+
+}  // namespace
+
+PYBIND11_MODULE(_C, m) {
+  m.doc() = "Ember runtime binding (use ember.runtime instead)";
+  py::class_<PyModule>(m, "Module")
+      .def(py::init<const std::string&>(), py::arg("path"))
+      .def_property_readonly("num_inputs", &PyModule::num_inputs)
+      .def_property_readonly("num_outputs", &PyModule::num_outputs)
+      .def_property_readonly("planned_bytes", &PyModule::planned_bytes)
+      .def("input_info", &PyModule::input_info)
+      .def("forward", &PyModule::forward);
+  m.def("registered_kernels", []() {
+    std::vector<std::string> names;
+    for (size_t i = 0; i < num_registered_kernels(); ++i) names.push_back(registered_kernel(i)->name);
+    return names;
+  });
+  m.def("set_log_level", [](int level) { set_log_threshold(static_cast<LogLevel>(level)); });
+}

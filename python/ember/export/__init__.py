@@ -1,0 +1,1 @@
+"""The export pipeline: torch.export -> core ATen -> out-variants -> planned program."""

@@ -1,0 +1,95 @@
+"""Running .pte programs from Python on Ember's C++ runtime.
+
+    module = ember.runtime.load("model.pte")
+    logits = module.forward(image)        # numpy in -> numpy out; torch in -> torch out
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+from ember import _C
+
+# ScalarType codes (schema/scalar_type.fbs) of the numpy dtypes that have one.
+_NUMPY_CODES = {
+    np.dtype(np.uint8): 0, np.dtype(np.int8): 1, np.dtype(np.int16): 2, np.dtype(np.int32): 3,
+    np.dtype(np.int64): 4, np.dtype(np.float16): 5, np.dtype(np.float32): 6,
+    np.dtype(np.float64): 7, np.dtype(np.bool_): 11,
+}
+_CODE_NAMES = {0: "uint8", 1: "int8", 2: "int16", 3: "int32", 4: "int64", 5: "float16",
+               6: "float32", 7: "float64", 11: "bool", 15: "bfloat16"}
+_BFLOAT16 = 15
+
+
+class Module:
+    """A loaded program; call forward() with one array or tensor per input."""
+
+    def __init__(self, path: str | os.PathLike[str]):
+        path = os.fspath(path)
+        if not os.path.isfile(path):
+            raise FileNotFoundError(f"no such program file: {path}")
+        self._module = _C.Module(path)
+        self.path = path
+
+    @property
+    def num_inputs(self) -> int:
+        return self._module.num_inputs
+
+    @property
+    def planned_bytes(self) -> int:
+        return self._module.planned_bytes
+
+    def input_specs(self) -> list[tuple[str, list[int], bool]]:
+        """(dtype, shape or upper bounds, dynamic) of each input."""
+        return [(_CODE_NAMES.get(code, str(code)), sizes, dynamic)
+                for code, sizes, dynamic in self._module.input_info()]
+
+    def forward(self, *inputs: Any) -> Any:
+        if len(inputs) != self.num_inputs:
+            raise ValueError(f"forward takes {self.num_inputs} input(s), got {len(inputs)}")
+        as_torch = any(_is_torch_tensor(x) for x in inputs)
+        converted = [_to_array(x, i) for i, x in enumerate(inputs)]
+        outputs = [_from_array(array, code, as_torch) for array, code in self._module.forward(converted)]
+        return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+    __call__ = forward
+
+
+def load(path: str | os.PathLike[str]) -> Module:
+    return Module(path)
+
+
+def _is_torch_tensor(x: Any) -> bool:
+    return type(x).__module__.startswith("torch") and hasattr(x, "numpy")
+
+
+def _to_array(x: Any, index: int) -> tuple[np.ndarray, int]:
+    if _is_torch_tensor(x):
+        import torch
+
+        x = x.detach().cpu().contiguous()
+        if x.dtype == torch.bfloat16:
+            return x.view(torch.int16).numpy(), _BFLOAT16
+        x = x.numpy()
+    if not isinstance(x, (np.ndarray, np.generic, int, float, bool)):
+        raise TypeError(f"input {index}: expected a numpy array or torch tensor, got {type(x).__name__}")
+    array = np.ascontiguousarray(x)
+    code = _NUMPY_CODES.get(array.dtype)
+    if code is None:
+        raise TypeError(f"input {index}: dtype {array.dtype} is not supported")
+    return array, code
+
+
+def _from_array(array: Any, code: int, as_torch: bool) -> Any:
+    if code < 0 or not as_torch:
+        if code == _BFLOAT16 and not as_torch:
+            # numpy has no bfloat16: widen to float32 (exact).
+            return (array.astype(np.uint32) << 16).view(np.float32)
+        return array
+    import torch
+
+    tensor = torch.from_numpy(array)
+    return tensor.view(torch.bfloat16) if code == _BFLOAT16 else tensor
