@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import operator
 import re
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -439,8 +440,10 @@ class _Emitter:
         execution_plan = ExecutionPlanT()
         execution_plan.name = "forward"
         meta = ContainerMetadataT()
-        meta.encodedInpStr = torch.utils._pytree.treespec_dumps(program.call_spec.in_spec)
-        meta.encodedOutStr = torch.utils._pytree.treespec_dumps(program.call_spec.out_spec)
+        with warnings.catch_warnings():  # torch deprecates a spec class it still emits
+            warnings.simplefilter("ignore", FutureWarning)
+            meta.encodedInpStr = torch.utils._pytree.treespec_dumps(program.call_spec.in_spec)
+            meta.encodedOutStr = torch.utils._pytree.treespec_dumps(program.call_spec.out_spec)
         execution_plan.containerMetaType = meta
         execution_plan.values = self.values
         execution_plan.inputs = input_ids

@@ -1,0 +1,161 @@
+"""The `ember` command line.
+
+    ember export examples/models.py:mobilenet_v2 --input-shape 1x3x224x224 -o mbv2.pte
+    ember run mbv2.pte
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import sys
+import time
+from typing import Any
+
+_DTYPES = ["float32", "float64", "float16", "bfloat16", "int64", "int32", "int16", "int8",
+           "uint8", "bool"]
+
+
+class CliError(Exception):
+    """A user error: printed as one line, exit status 2."""
+
+
+def _parse_shape(text: str) -> list[int]:
+    try:
+        dims = [int(d) for d in text.lower().split("x")] if text else []
+    except ValueError:
+        raise CliError(f"bad --input-shape '{text}': expected sizes like 1x3x224x224") from None
+    if any(d < 0 for d in dims):
+        raise CliError(f"bad --input-shape '{text}': sizes must be non-negative")
+    return dims
+
+
+def _load_factory(spec: str) -> Any:
+    path, sep, name = spec.rpartition(":")
+    if not sep or not path or not name:
+        raise CliError(f"bad model '{spec}': expected <file.py>:<factory>")
+    if not os.path.isfile(path):
+        raise CliError(f"no such file: {path}")
+    module_name = os.path.splitext(os.path.basename(path))[0]
+    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
+    module_spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(module_spec)
+    module_spec.loader.exec_module(module)
+    factory = getattr(module, name, None)
+    if factory is None or not callable(factory):
+        raise CliError(f"{path} has no callable '{name}'")
+    return factory
+
+
+def _example_inputs(shapes: list[str], dtypes: list[str]) -> tuple[Any, ...]:
+    import torch
+
+    if not shapes:
+        raise CliError("give each model input an --input-shape")
+    if dtypes and len(dtypes) != len(shapes):
+        raise CliError(f"{len(shapes)} --input-shape but {len(dtypes)} --input-dtype")
+    inputs = []
+    for i, shape in enumerate(shapes):
+        dtype = getattr(torch, dtypes[i] if dtypes else "float32")
+        dims = _parse_shape(shape)
+        if dtype.is_floating_point:
+            inputs.append(torch.randn(dims, dtype=dtype))
+        elif dtype == torch.bool:
+            inputs.append(torch.rand(dims) > 0.5)
+        else:
+            inputs.append(torch.randint(0, 10, dims, dtype=dtype))
+    return tuple(inputs)
+
+
+def _dynamic_shapes(specs: list[str], num_inputs: int) -> Any:
+    import torch
+
+    if not specs:
+        return None
+    shapes: list[dict[int, Any]] = [{} for _ in range(num_inputs)]
+    for spec in specs:
+        try:
+            index, dim, maximum = (int(p) for p in spec.split(":"))
+        except ValueError:
+            raise CliError(f"bad --dynamic-dim '{spec}': expected INPUT:DIM:MAX") from None
+        if not 0 <= index < num_inputs:
+            raise CliError(f"--dynamic-dim '{spec}': input {index} does not exist")
+        shapes[index][dim] = torch.export.Dim(f"d{index}_{dim}", min=1, max=maximum)
+    return tuple(shapes)
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    import torch
+
+    import ember
+
+    factory = _load_factory(args.model)
+    model = factory()
+    if not isinstance(model, torch.nn.Module):
+        raise CliError(f"{args.model} returned a {type(model).__name__}, not a torch.nn.Module")
+    inputs = _example_inputs(args.input_shape, args.input_dtype)
+    program = ember.export_model(model, inputs, _dynamic_shapes(args.dynamic_dim, len(inputs)))
+    program.save(args.output)
+    print(f"wrote {args.output}: {program.report()}")
+    return 0
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    import ember
+
+    if not os.path.isfile(args.program):
+        raise CliError(f"no such file: {args.program}")
+    start = time.perf_counter()
+    module = ember.runtime.load(args.program)
+    loaded = time.perf_counter()
+    rng = np.random.default_rng(args.seed)
+    inputs = []
+    for dtype, shape, _ in module.input_specs():
+        if dtype.startswith("float"):
+            inputs.append(rng.standard_normal(shape).astype(dtype))
+        elif dtype == "bool":
+            inputs.append(rng.random(shape) > 0.5)
+        else:
+            inputs.append(rng.integers(0, 10, shape).astype(dtype))
+    outputs = module.forward(*inputs)
+    ran = time.perf_counter()
+    for i, out in enumerate(outputs if isinstance(outputs, tuple) else (outputs,)):
+        flat = np.asarray(out).reshape(-1)[:8]
+        print(f"output {i}: {np.asarray(out).dtype} {list(np.shape(out))}: {flat}")
+    print(f"load {1e3 * (loaded - start):.2f} ms, first run {1e3 * (ran - loaded):.2f} ms")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="ember", description="Export and run PyTorch models.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    export = commands.add_parser("export", help="export a model to a .pte file")
+    export.add_argument("model", help="<file.py>:<factory>, a function returning an nn.Module")
+    export.add_argument("--input-shape", action="append", default=[],
+                        help="shape of one input, e.g. 1x3x224x224 (repeat per input)")
+    export.add_argument("--input-dtype", action="append", default=[], choices=_DTYPES,
+                        help="dtype of each input (default float32)")
+    export.add_argument("--dynamic-dim", action="append", default=[],
+                        help="INPUT:DIM:MAX marks a dynamic dim with an upper bound")
+    export.add_argument("-o", "--output", required=True, help="the .pte file to write")
+    export.set_defaults(handler=_cmd_export)
+    run = commands.add_parser("run", help="run a .pte file on random inputs")
+    run.add_argument("program")
+    run.add_argument("--seed", type=int, default=0)
+    run.set_defaults(handler=_cmd_run)
+    args = parser.parse_args(argv)
+    try:
+        return args.handler(args)
+    except CliError as error:
+        print(f"ember: {error}", file=sys.stderr)
+        return 2
+    except (ValueError, TypeError, FileNotFoundError) as error:
+        print(f"ember: {error}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
