@@ -43,6 +43,25 @@ inline bool is_nan(T v) {
   }
 }
 
+// Integer accumulators wrap around on overflow, as PyTorch's integer math does
+// in practice; done in unsigned arithmetic so that it is defined behaviour.
+template <typename A>
+inline A acc_add(A a, A b) {
+  if constexpr (std::is_integral_v<A>) {
+    return static_cast<A>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+  } else {
+    return a + b;
+  }
+}
+template <typename A>
+inline A acc_mul(A a, A b) {
+  if constexpr (std::is_integral_v<A>) {
+    return static_cast<A>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+  } else {
+    return a * b;
+  }
+}
+
 // Lowest and highest values of T in its accumulation type (infinities for floats).
 template <typename T>
 inline acc_t<T> lowest_value() {

@@ -391,6 +391,13 @@ inline int64_t slice_length(std::optional<int64_t> start_opt, std::optional<int6
   return (end - start + step - 1) / step;
 }
 
+// a * b for non-negative sizes, saturating instead of overflowing, so that a
+// hostile size list cannot wrap around to a plausible element count.
+inline int64_t mul_sizes(int64_t a, int64_t b) {
+  if (a != 0 && b > INT64_MAX / a) return INT64_MAX;
+  return a * b;
+}
+
 // Index tensors: int64 or int32.
 inline bool is_index_dtype(ScalarType t) { return t == ScalarType::Long || t == ScalarType::Int; }
 

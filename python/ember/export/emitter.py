@@ -131,9 +131,8 @@ class _Emitter:
         self.planned: dict[int, memory_planning.Lifetime] = {}  # value id -> lifetime
         self.tensor_values: dict[int, TensorT] = {}
         self.null_value: int | None = None
-        self.ranges = {
-            sym: (r.lower, r.upper) for sym, r in program.range_constraints.items()
-        }
+        self.folded: dict[Node, torch.Tensor] = {}  # nodes computed at export time
+        self.ranges = dict(program.range_constraints)
 
     # --- values -------------------------------------------------------------
 
@@ -160,12 +159,8 @@ class _Emitter:
         expr = size.node.expr if isinstance(size, torch.SymInt) else size
         if isinstance(expr, sympy.Integer):
             return int(expr)
-        ranges = {
-            sym: torch.utils._sympy.value_ranges.ValueRanges(lo, hi)
-            for sym, (lo, hi) in self.ranges.items()
-        }
-        upper = bound_sympy(expr, ranges).upper
-        if not upper.is_finite:
+        upper = bound_sympy(expr, self.ranges).upper
+        if not upper.is_number or upper > 2**31 - 1:  # int_oo compares greater too
             raise ExportError(
                 f"{what}: dynamic size {expr} has no upper bound; give each dynamic dim a "
                 f"maximum, e.g. torch.export.Dim('batch', max=64)"
@@ -215,6 +210,9 @@ class _Emitter:
     # --- arguments ----------------------------------------------------------
 
     def _node_value(self, node: Node) -> int:
+        if node not in self.node_values and node in self.folded:
+            # Constants are stored when first used, so folded-away ones vanish.
+            self.node_values[node] = self._constant_value(self.folded[node])
         if node not in self.node_values:
             raise ExportError(f"node {node.name} is used before it is defined")
         value = self.node_values[node]
@@ -327,6 +325,23 @@ class _Emitter:
         self.node_values[node] = out
         self._kernel_call(node, name, [*inputs, out])
 
+    def _fold(self, node: Node) -> bool:
+        """Computes `node` now if it depends on constants only (e.g. a weight
+        transpose), so the program stores its result instead of recomputing
+        it on every run."""
+        inputs = [n for n in node.all_input_nodes]
+        if not inputs or any(n not in self.folded for n in inputs):
+            return False
+        if torch.Tag.nondeterministic_seeded in node.target.tags:
+            return False
+        args, kwargs = torch.fx.node.map_arg((node.args, node.kwargs), lambda n: self.folded[n])
+        with torch.no_grad():
+            result = node.target(*args, **kwargs)
+        if not isinstance(result, torch.Tensor):
+            return False
+        self.folded[node] = result
+        return True
+
     def _emit_op(self, node: Node) -> None:
         target = node.target
         out_op = out_variant(target)
@@ -393,11 +408,11 @@ class _Emitter:
                 value_id = self._tensor_value(fake, f"input {node.name}", planned=True)
                 self.planned[value_id].start = -1
                 input_ids.append(value_id)
+                self.node_values[node] = value_id
             else:
                 if spec.target not in constants:
                     raise ExportError(f"input {node.name}: no data for {spec.target}")
-                value_id = self._constant_value(constants[spec.target])
-            self.node_values[node] = value_id
+                self.folded[node] = constants[spec.target]
 
         output_ids: list[int] = []
         for node in program.graph.nodes:
@@ -413,7 +428,8 @@ class _Emitter:
                 elif target in _SYM_OPS:
                     self._emit_sym_op(node, _SYM_OPS[target])
                 elif isinstance(target, torch._ops.OpOverload):
-                    self._emit_op(node)
+                    if not self._fold(node):
+                        self._emit_op(node)
                 else:
                     raise ExportError(f"{node.name}: {target} is not supported yet")
             elif node.op == "output":

@@ -1,0 +1,442 @@
+// Reductions: sum, mean, prod, amax/amin, any/all, argmax/argmin, max/min
+// along a dim, var, logsumexp, and the scan cumsum. All follow PyTorch's
+// rules for dim lists (None or [] = all dims), keepdim, dtype= and empty inputs.
+#include <cmath>
+#include <optional>
+
+#include "kernels/portable/util/kernel_util.h"
+#include "kernels/portable/util/nn_util.h"
+#include "runtime/kernel/kernel_registry.h"
+
+namespace ember::kernels {
+namespace {
+
+using nn::acc_t;
+using nn::DimMask;
+using nn::fail_dtype;
+using nn::ReducePlan;
+
+// Folds each group of input elements into one result:
+// out[o] = finish(step(...step(init, x0)..., xn)).
+template <typename IN, typename OUT, typename Acc, typename Step, typename Finish>
+void fold(const ReducePlan& plan, const Tensor& in, Tensor& out, Acc init, Step step,
+          Finish finish) {
+  const IN* src = in.const_data_ptr<IN>();
+  OUT* dst = out.mutable_data_ptr<OUT>();
+  for (int64_t o = 0; o < plan.outer_numel(); ++o) {
+    Acc acc = init;
+    plan.for_each(plan.base_offset(o), [&](int64_t i) { acc = step(acc, src[i]); });
+    dst[o] = finish(acc);
+  }
+}
+
+// Checks dims and out, and resizes out; fills `mask`.
+bool setup(KernelContext& ctx, const char* op, const Tensor& in, std::optional<IntArrayRef> dims,
+           bool empty_means_all, bool keepdim, Tensor& out, DimMask* mask) {
+  return nn::make_dim_mask(ctx, op, in.dim(), dims, empty_means_all, mask) &&
+         nn::prepare_reduction_output(ctx, op, in, *mask, keepdim, out);
+}
+
+// ---------------------------------------------------------------------------
+// sum, mean, prod: the input is first converted to the result dtype, as
+// PyTorch does for dtype=, and folded in that type's accumulator.
+
+enum class Fold { Sum, Mean, Prod };
+
+template <Fold kind, typename IN, typename OUT>
+void arith_fold(const ReducePlan& plan, const Tensor& in, Tensor& out) {
+  using Acc = acc_t<OUT>;
+  const Acc count = static_cast<Acc>(plan.inner_numel());
+  fold<IN, OUT>(
+      plan, in, out, Acc(kind == Fold::Prod ? 1 : 0),
+      [](Acc a, IN v) {
+        const Acc x = static_cast<Acc>(static_cast<OUT>(v));
+        return kind == Fold::Prod ? nn::acc_mul(a, x) : nn::acc_add(a, x);
+      },
+      [count](Acc a) {
+        if constexpr (kind == Fold::Mean) {
+          return static_cast<OUT>(a / count);  // an empty mean is 0/0 = NaN
+        } else {
+          return static_cast<OUT>(a);
+        }
+      });
+}
+
+template <Fold kind>
+void arith_reduce(KernelContext& ctx, const char* op, const Tensor& in,
+                  std::optional<IntArrayRef> dims, bool keepdim, std::optional<int64_t> dtype,
+                  Tensor& out) {
+  DimMask mask = 0;
+  if (!nn::check_dtype_arg(ctx, op, dtype, out) ||
+      !setup(ctx, op, in, dims, /*empty_means_all=*/true, keepdim, out, &mask)) {
+    return;
+  }
+  const ReducePlan plan(in, mask);
+  const ScalarType out_type = out.scalar_type();
+  if constexpr (kind == Fold::Mean) {
+    // Without dtype=, PyTorch cannot infer a mean's type from an integer input.
+    EMBER_KERNEL_CHECK(ctx, dtype.has_value() || is_floating_type(in.scalar_type()),
+                       "%s: input dtype %s is not floating point; pass dtype=", op,
+                       scalar_type_name(in.scalar_type()));
+    EMBER_SWITCH_ALL_TYPES(in.scalar_type(), return fail_dtype(ctx, op, in.scalar_type()),
+      using IN = CTYPE;
+      EMBER_SWITCH_FLOAT_TYPES(out_type, return fail_dtype(ctx, op, out_type),
+        arith_fold<kind, IN, CTYPE>(plan, in, out)));
+  } else {
+    EMBER_SWITCH_ALL_TYPES(in.scalar_type(), return fail_dtype(ctx, op, in.scalar_type()),
+      using IN = CTYPE;
+      EMBER_SWITCH_ALL_TYPES(out_type, return fail_dtype(ctx, op, out_type),
+        arith_fold<kind, IN, CTYPE>(plan, in, out)));
+  }
+}
+
+void sum_dim_out(KernelContext& ctx, const Tensor& self, std::optional<IntArrayRef> dim,
+                 bool keepdim, std::optional<int64_t> dtype, Tensor& out) {
+  arith_reduce<Fold::Sum>(ctx, "sum.IntList_out", self, dim, keepdim, dtype, out);
+}
+
+void sum_out(KernelContext& ctx, const Tensor& self, std::optional<int64_t> dtype, Tensor& out) {
+  arith_reduce<Fold::Sum>(ctx, "sum.out", self, std::nullopt, false, dtype, out);
+}
+
+void mean_dim_out(KernelContext& ctx, const Tensor& self, std::optional<IntArrayRef> dim,
+                  bool keepdim, std::optional<int64_t> dtype, Tensor& out) {
+  arith_reduce<Fold::Mean>(ctx, "mean.out", self, dim, keepdim, dtype, out);
+}
+
+void mean_dtype_out(KernelContext& ctx, const Tensor& self, std::optional<int64_t> dtype,
+                    Tensor& out) {
+  arith_reduce<Fold::Mean>(ctx, "mean.dtype_out", self, std::nullopt, false, dtype, out);
+}
+
+void prod_int_out(KernelContext& ctx, const Tensor& self, int64_t dim, bool keepdim,
+                  std::optional<int64_t> dtype, Tensor& out) {
+  const int64_t dims[] = {dim};
+  arith_reduce<Fold::Prod>(ctx, "prod.int_out", self, IntArrayRef(dims, 1), keepdim, dtype, out);
+}
+
+void prod_out(KernelContext& ctx, const Tensor& self, std::optional<int64_t> dtype, Tensor& out) {
+  arith_reduce<Fold::Prod>(ctx, "prod.out", self, std::nullopt, false, dtype, out);
+}
+
+// ---------------------------------------------------------------------------
+// amax, amin: NaN wins, as in PyTorch.
+
+template <typename T, bool kMax>
+void extreme_fold(const ReducePlan& plan, const Tensor& in, Tensor& out) {
+  using Acc = acc_t<T>;
+  fold<T, T>(
+      plan, in, out, kMax ? nn::lowest_value<T>() : nn::highest_value<T>(),
+      [](Acc a, T v) {
+        const Acc x = static_cast<Acc>(v);
+        if (nn::is_nan(a) || nn::is_nan(x)) return nn::is_nan(a) ? a : x;
+        return (kMax ? x > a : x < a) ? x : a;
+      },
+      [](Acc a) { return static_cast<T>(a); });
+}
+
+template <bool kMax>
+void extreme_reduce(KernelContext& ctx, const char* op, const Tensor& in, IntArrayRef dim,
+                    bool keepdim, Tensor& out) {
+  DimMask mask = 0;
+  if (!nn::check_same_dtype(ctx, op, in, "self", out, "out") ||
+      !setup(ctx, op, in, dim, /*empty_means_all=*/true, keepdim, out, &mask) ||
+      !nn::check_nonempty_reduction(ctx, op, in, mask)) {
+    return;
+  }
+  const ReducePlan plan(in, mask);
+  EMBER_SWITCH_ALL_TYPES(in.scalar_type(), return fail_dtype(ctx, op, in.scalar_type()),
+                         extreme_fold<CTYPE, kMax>(plan, in, out));
+}
+
+void amax_out(KernelContext& ctx, const Tensor& self, IntArrayRef dim, bool keepdim,
+              Tensor& out) {
+  extreme_reduce<true>(ctx, "amax.out", self, dim, keepdim, out);
+}
+
+void amin_out(KernelContext& ctx, const Tensor& self, IntArrayRef dim, bool keepdim,
+              Tensor& out) {
+  extreme_reduce<false>(ctx, "amin.out", self, dim, keepdim, out);
+}
+
+// ---------------------------------------------------------------------------
+// any, all: true for non-zero (NaN included). The result is Bool, or Byte
+// (PyTorch keeps uint8 for uint8 inputs and accepts a uint8 out for any input).
+
+template <typename IN, typename OUT, bool kAny>
+void logical_fold(const ReducePlan& plan, const Tensor& in, Tensor& out) {
+  fold<IN, OUT>(
+      plan, in, out, !kAny,
+      [](bool a, IN v) {
+        const bool x = static_cast<acc_t<IN>>(v) != 0;
+        return kAny ? (a || x) : (a && x);
+      },
+      [](bool a) { return static_cast<OUT>(a); });
+}
+
+template <bool kAny>
+void logical_reduce(KernelContext& ctx, const char* op, const Tensor& in,
+                    std::optional<IntArrayRef> dims, bool keepdim, Tensor& out) {
+  DimMask mask = 0;
+  // An explicit empty list means "no dims" here, unlike sum's.
+  if (!setup(ctx, op, in, dims, /*empty_means_all=*/false, keepdim, out, &mask)) return;
+  const ReducePlan plan(in, mask);
+  const ScalarType out_type = out.scalar_type();
+  EMBER_SWITCH_ALL_TYPES(in.scalar_type(), return fail_dtype(ctx, op, in.scalar_type()),
+    using IN = CTYPE;
+    switch (out_type) {
+      case ScalarType::Bool: logical_fold<IN, bool, kAny>(plan, in, out); break;
+      case ScalarType::Byte: logical_fold<IN, uint8_t, kAny>(plan, in, out); break;
+      default:
+        return ctx.fail(Error::InvalidArgument, "%s: out must be Bool or Byte, not %s", op,
+                        scalar_type_name(out_type));
+    });
+}
+
+void any_dim_out(KernelContext& ctx, const Tensor& self, int64_t dim, bool keepdim, Tensor& out) {
+  const int64_t dims[] = {dim};
+  logical_reduce<true>(ctx, "any.out", self, IntArrayRef(dims, 1), keepdim, out);
+}
+void any_dims_out(KernelContext& ctx, const Tensor& self, std::optional<IntArrayRef> dim,
+                  bool keepdim, Tensor& out) {
+  logical_reduce<true>(ctx, "any.dims_out", self, dim, keepdim, out);
+}
+void any_all_out(KernelContext& ctx, const Tensor& self, Tensor& out) {
+  logical_reduce<true>(ctx, "any.all_out", self, std::nullopt, false, out);
+}
+void all_dim_out(KernelContext& ctx, const Tensor& self, int64_t dim, bool keepdim, Tensor& out) {
+  const int64_t dims[] = {dim};
+  logical_reduce<false>(ctx, "all.out", self, IntArrayRef(dims, 1), keepdim, out);
+}
+void all_dims_out(KernelContext& ctx, const Tensor& self, std::optional<IntArrayRef> dim,
+                  bool keepdim, Tensor& out) {
+  logical_reduce<false>(ctx, "all.dims_out", self, dim, keepdim, out);
+}
+void all_all_out(KernelContext& ctx, const Tensor& self, Tensor& out) {
+  logical_reduce<false>(ctx, "all.all_out", self, std::nullopt, false, out);
+}
+
+// ---------------------------------------------------------------------------
+// argmax/argmin and max.dim/min.dim: the first extreme wins, and the first NaN
+// beats any number.
+
+template <typename T, bool kMax>
+void arg_extreme(const ReducePlan& plan, const Tensor& in, T* values, int64_t* indices) {
+  using Acc = acc_t<T>;
+  const T* src = in.const_data_ptr<T>();
+  for (int64_t o = 0; o < plan.outer_numel(); ++o) {
+    Acc best = 0;
+    int64_t best_k = 0;
+    int64_t k = 0;
+    plan.for_each(plan.base_offset(o), [&](int64_t i) {
+      const Acc x = static_cast<Acc>(src[i]);
+      const bool better = !nn::is_nan(best) && (nn::is_nan(x) || (kMax ? x > best : x < best));
+      if (k == 0 || better) {
+        best = x;
+        best_k = k;
+      }
+      ++k;
+    });
+    if (values != nullptr) values[o] = static_cast<T>(best);
+    indices[o] = best_k;
+  }
+}
+
+template <bool kMax>
+void argmax_like(KernelContext& ctx, const char* op, const Tensor& in, std::optional<int64_t> dim,
+                 bool keepdim, Tensor& out) {
+  EMBER_KERNEL_CHECK(ctx, out.scalar_type() == ScalarType::Long, "%s: out must be Long, not %s",
+                     op, scalar_type_name(out.scalar_type()));
+  DimMask mask = 0;
+  if (dim.has_value()) {
+    if (!nn::make_dim_mask(ctx, op, in.dim(), *dim, &mask)) return;
+  } else if (!nn::make_dim_mask(ctx, op, in.dim(), std::nullopt, true, &mask)) {
+    return;
+  }
+  if (!nn::check_nonempty_reduction(ctx, op, in, mask) ||
+      !nn::prepare_reduction_output(ctx, op, in, mask, keepdim, out)) {
+    return;
+  }
+  // dim=None reduces the flattened input, so indices count in row-major order.
+  const ReducePlan plan(in, mask);
+  EMBER_SWITCH_REAL_TYPES(in.scalar_type(), return fail_dtype(ctx, op, in.scalar_type()),
+    arg_extreme<CTYPE, kMax>(plan, in, nullptr, out.mutable_data_ptr<int64_t>()));
+}
+
+void argmax_out(KernelContext& ctx, const Tensor& self, std::optional<int64_t> dim, bool keepdim,
+                Tensor& out) {
+  argmax_like<true>(ctx, "argmax.out", self, dim, keepdim, out);
+}
+void argmin_out(KernelContext& ctx, const Tensor& self, std::optional<int64_t> dim, bool keepdim,
+                Tensor& out) {
+  argmax_like<false>(ctx, "argmin.out", self, dim, keepdim, out);
+}
+
+template <bool kMax>
+void extreme_dim(KernelContext& ctx, const char* op, const Tensor& in, int64_t dim, bool keepdim,
+                 Tensor& values, Tensor& indices) {
+  EMBER_KERNEL_CHECK(ctx, indices.scalar_type() == ScalarType::Long,
+                     "%s: indices must be Long, not %s", op,
+                     scalar_type_name(indices.scalar_type()));
+  DimMask mask = 0;
+  if (!nn::check_same_dtype(ctx, op, in, "self", values, "values") ||
+      !nn::make_dim_mask(ctx, op, in.dim(), dim, &mask) ||
+      !nn::check_nonempty_reduction(ctx, op, in, mask) ||
+      !nn::prepare_reduction_output(ctx, op, in, mask, keepdim, values) ||
+      !nn::prepare_reduction_output(ctx, op, in, mask, keepdim, indices)) {
+    return;
+  }
+  const ReducePlan plan(in, mask);
+  EMBER_SWITCH_ALL_TYPES(in.scalar_type(), return fail_dtype(ctx, op, in.scalar_type()),
+    arg_extreme<CTYPE, kMax>(plan, in, values.mutable_data_ptr<CTYPE>(),
+                             indices.mutable_data_ptr<int64_t>()));
+}
+
+void max_dim_out(KernelContext& ctx, const Tensor& self, int64_t dim, bool keepdim, Tensor& max,
+                 Tensor& max_indices) {
+  extreme_dim<true>(ctx, "max.dim_max", self, dim, keepdim, max, max_indices);
+}
+void min_dim_out(KernelContext& ctx, const Tensor& self, int64_t dim, bool keepdim, Tensor& min,
+                 Tensor& min_indices) {
+  extreme_dim<false>(ctx, "min.dim_min", self, dim, keepdim, min, min_indices);
+}
+
+// ---------------------------------------------------------------------------
+// var: two passes (mean, then squared deviations) for accuracy. The divisor
+// is max(0, N - correction), so too few elements give inf or NaN as in PyTorch.
+
+template <typename T>
+void var_fold(const ReducePlan& plan, const Tensor& in, Tensor& out, double correction) {
+  using Acc = acc_t<T>;
+  const T* src = in.const_data_ptr<T>();
+  T* dst = out.mutable_data_ptr<T>();
+  const int64_t n = plan.inner_numel();
+  const Acc divisor = static_cast<Acc>(std::fmax(0.0, static_cast<double>(n) - correction));
+  for (int64_t o = 0; o < plan.outer_numel(); ++o) {
+    const int64_t base = plan.base_offset(o);
+    Acc sum = 0;
+    plan.for_each(base, [&](int64_t i) { sum += static_cast<Acc>(src[i]); });
+    const Acc mean = sum / static_cast<Acc>(n);
+    Acc ssd = 0;
+    plan.for_each(base, [&](int64_t i) {
+      const Acc d = static_cast<Acc>(src[i]) - mean;
+      ssd += d * d;
+    });
+    dst[o] = static_cast<T>(ssd / divisor);
+  }
+}
+
+void var_correction_out(KernelContext& ctx, const Tensor& self, std::optional<IntArrayRef> dim,
+                        std::optional<Scalar> correction, bool keepdim, Tensor& out) {
+  const char* op = "var.correction_out";
+  DimMask mask = 0;
+  if (!nn::check_same_dtype(ctx, op, self, "self", out, "out") ||
+      !setup(ctx, op, self, dim, /*empty_means_all=*/true, keepdim, out, &mask)) {
+    return;
+  }
+  const ReducePlan plan(self, mask);
+  const double c = correction.has_value() ? correction->to_double() : 1.0;
+  EMBER_SWITCH_FLOAT_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
+                           var_fold<CTYPE>(plan, self, out, c));
+}
+
+// ---------------------------------------------------------------------------
+// logsumexp: max-shifted so that large inputs do not overflow. An infinite
+// max is not subtracted (inf - inf would be NaN); the sum then carries it.
+
+template <typename IN, typename OUT>
+void logsumexp_fold(const ReducePlan& plan, const Tensor& in, Tensor& out) {
+  using Acc = acc_t<OUT>;
+  const IN* src = in.const_data_ptr<IN>();
+  OUT* dst = out.mutable_data_ptr<OUT>();
+  for (int64_t o = 0; o < plan.outer_numel(); ++o) {
+    const int64_t base = plan.base_offset(o);
+    Acc m = -std::numeric_limits<Acc>::infinity();
+    plan.for_each(base, [&](int64_t i) {
+      const Acc x = static_cast<Acc>(src[i]);
+      if (x > m) m = x;
+    });
+    if (std::isinf(m)) m = 0;
+    Acc sum = 0;
+    plan.for_each(base, [&](int64_t i) { sum += std::exp(static_cast<Acc>(src[i]) - m); });
+    dst[o] = static_cast<OUT>(std::log(sum) + m);
+  }
+}
+
+void logsumexp_out(KernelContext& ctx, const Tensor& self, IntArrayRef dim, bool keepdim,
+                   Tensor& out) {
+  const char* op = "logsumexp.out";
+  DimMask mask = 0;
+  if (!setup(ctx, op, self, dim, /*empty_means_all=*/true, keepdim, out, &mask)) return;
+  const ReducePlan plan(self, mask);
+  const ScalarType out_type = out.scalar_type();
+  EMBER_SWITCH_ALL_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
+    using IN = CTYPE;
+    EMBER_SWITCH_FLOAT_TYPES(out_type, return fail_dtype(ctx, op, out_type),
+      logsumexp_fold<IN, CTYPE>(plan, self, out)));
+}
+
+// ---------------------------------------------------------------------------
+// cumsum: a running sum along one dim, in the result dtype's accumulator.
+
+template <typename IN, typename OUT>
+void cumsum_impl(const nn::DimSplit& s, const Tensor& in, Tensor& out) {
+  using Acc = acc_t<OUT>;
+  const IN* src = in.const_data_ptr<IN>();
+  OUT* dst = out.mutable_data_ptr<OUT>();
+  for (int64_t o = 0; o < s.outer; ++o) {
+    for (int64_t i = 0; i < s.inner; ++i) {
+      const int64_t base = o * s.size * s.inner + i;
+      Acc acc = 0;
+      for (int64_t k = 0; k < s.size; ++k) {
+        acc = nn::acc_add(acc, static_cast<Acc>(static_cast<OUT>(src[base + k * s.inner])));
+        dst[base + k * s.inner] = static_cast<OUT>(acc);
+      }
+    }
+  }
+}
+
+void cumsum_out(KernelContext& ctx, const Tensor& self, int64_t dim, std::optional<int64_t> dtype,
+                Tensor& out) {
+  const char* op = "cumsum.out";
+  int64_t d = 0;
+  EMBER_KERNEL_CHECK(ctx, normalize_dim(dim, self.dim(), &d),
+                     "%s: dim %lld is out of range for a tensor of rank %d", op,
+                     static_cast<long long>(dim), self.dim());
+  if (!nn::check_dtype_arg(ctx, op, dtype, out) || !check_contiguous(ctx, op, self) ||
+      !check_contiguous(ctx, op, out) || !resize_output(ctx, out, self.sizes(), op)) {
+    return;
+  }
+  const nn::DimSplit s = nn::split_at_dim(self, d);
+  const ScalarType out_type = out.scalar_type();
+  EMBER_SWITCH_ALL_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
+    using IN = CTYPE;
+    EMBER_SWITCH_ALL_TYPES(out_type, return fail_dtype(ctx, op, out_type),
+      cumsum_impl<IN, CTYPE>(s, self, out)));
+}
+
+}  // namespace
+
+EMBER_REGISTER_KERNEL("aten::sum.IntList_out", sum_dim_out);
+EMBER_REGISTER_KERNEL("aten::sum.out", sum_out);
+EMBER_REGISTER_KERNEL("aten::mean.out", mean_dim_out);
+EMBER_REGISTER_KERNEL("aten::mean.dtype_out", mean_dtype_out);
+EMBER_REGISTER_KERNEL("aten::prod.int_out", prod_int_out);
+EMBER_REGISTER_KERNEL("aten::prod.out", prod_out);
+EMBER_REGISTER_KERNEL("aten::amax.out", amax_out);
+EMBER_REGISTER_KERNEL("aten::amin.out", amin_out);
+EMBER_REGISTER_KERNEL("aten::any.out", any_dim_out);
+EMBER_REGISTER_KERNEL("aten::any.dims_out", any_dims_out);
+EMBER_REGISTER_KERNEL("aten::any.all_out", any_all_out);
+EMBER_REGISTER_KERNEL("aten::all.out", all_dim_out);
+EMBER_REGISTER_KERNEL("aten::all.dims_out", all_dims_out);
+EMBER_REGISTER_KERNEL("aten::all.all_out", all_all_out);
+EMBER_REGISTER_KERNEL("aten::argmax.out", argmax_out);
+EMBER_REGISTER_KERNEL("aten::argmin.out", argmin_out);
+EMBER_REGISTER_KERNEL("aten::max.dim_max", max_dim_out);
+EMBER_REGISTER_KERNEL("aten::min.dim_min", min_dim_out);
+EMBER_REGISTER_KERNEL("aten::var.correction_out", var_correction_out);
+EMBER_REGISTER_KERNEL("aten::logsumexp.out", logsumexp_out);
+EMBER_REGISTER_KERNEL("aten::cumsum.out", cumsum_out);
+
+}  // namespace ember::kernels

@@ -1,0 +1,645 @@
+// Elementwise kernels: PyTorch's type promotion (result_type), broadcasting,
+// element conversion between dtypes, and the loop that maps a function over
+// broadcast operands into `out`. The op files only say what one element is.
+#pragma once
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <initializer_list>
+#include <limits>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "kernels/portable/util/kernel_util.h"
+#include "runtime/core/half.h"
+#include "runtime/core/scalar_type.h"
+#include "runtime/core/tensor.h"
+#include "runtime/kernel/kernel_context.h"
+#include "runtime/kernel/kernel_registry.h"
+
+namespace ember::kernels {
+
+// ---------------------------------------------------------------------------
+// Element types and conversion
+
+template <typename T>
+constexpr bool is_reduced_float_v = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
+
+// The type arithmetic is done in: 16-bit floats compute in float, like
+// PyTorch's opmath; every other type computes in itself.
+template <typename T>
+using math_t = std::conditional_t<is_reduced_float_v<T>, float, T>;
+
+template <typename T>
+constexpr ScalarType dtype_of_v = CppTypeToScalarType<T>::value;
+
+template <typename T>
+constexpr bool is_float_math_v = std::is_floating_point_v<T>;
+
+// A float that does not fit the integer type saturates (NaN gives 0) instead
+// of being undefined behaviour; PyTorch never asks for such a value, but a
+// kernel must not invoke UB on any input. Narrow integers wrap through int64
+// like c10's uint8 casts.
+template <typename To, typename From>
+To float_to_integer(From v) {
+  constexpr double kTwo63 = 9223372036854775808.0;
+  if (std::isnan(v)) return To(0);
+  int64_t wide;
+  if (v >= kTwo63) {
+    wide = std::numeric_limits<int64_t>::max();
+  } else if (v < -kTwo63) {
+    wide = std::numeric_limits<int64_t>::min();
+  } else {
+    wide = static_cast<int64_t>(v);
+  }
+  return static_cast<To>(wide);
+}
+
+// Converts one element as PyTorch's static_cast does: bool is "non-zero",
+// 16-bit floats go through float, integers wrap.
+template <typename To, typename From>
+To convert(From v) {
+  if constexpr (std::is_same_v<To, From>) {
+    return v;
+  } else if constexpr (is_reduced_float_v<From>) {
+    return convert<To>(static_cast<float>(v));
+  } else if constexpr (is_reduced_float_v<To>) {
+    return To(convert<float>(v));
+  } else if constexpr (std::is_same_v<To, bool>) {
+    return v != From(0);
+  } else if constexpr (std::is_integral_v<To> && std::is_floating_point_v<From>) {
+    return float_to_integer<To>(v);
+  } else {
+    return static_cast<To>(v);
+  }
+}
+
+// A Scalar argument converted to `T` (wrapping for integers, as PyTorch does
+// when a Python number meets a tensor of a narrower type).
+template <typename T>
+T scalar_to(const Scalar& s) {
+  if (s.value->is_double()) return convert<T>(s.value->to_double());
+  if (s.value->is_bool()) return convert<T>(s.value->to_bool());
+  return convert<T>(s.value->to_int());
+}
+
+// Whether `s` converts to `type` without overflow, by c10's checked_convert
+// rules (what full/fill/clamp enforce): floats may be inf/NaN but not beyond
+// the type's range; integers reject NaN and out-of-range values, except that
+// unsigned types accept negatives down to -max (two's complement wrap).
+template <typename T>
+bool scalar_fits_type(const Scalar& s) {
+  using Limits = std::numeric_limits<std::conditional_t<is_reduced_float_v<T>, float, T>>;
+  if constexpr (std::is_same_v<T, bool>) {
+    return true;
+  } else if constexpr (is_reduced_float_v<T> || std::is_floating_point_v<T>) {
+    const double v = s.to_double();
+    if (std::isinf(v) || std::isnan(v)) return true;
+    const double max = std::is_same_v<T, Half>       ? 65504.0
+                       : std::is_same_v<T, BFloat16> ? 3.3895313892515355e38
+                                                      : static_cast<double>(Limits::max());
+    return v >= -max && v <= max;
+  } else if (s.is_floating()) {
+    const double v = s.to_double();
+    return !std::isnan(v) && v >= static_cast<double>(Limits::lowest()) &&
+           v <= static_cast<double>(Limits::max());
+  } else {
+    const int64_t v = s.to_int();
+    if constexpr (std::is_unsigned_v<T>) {
+      const uint64_t magnitude = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+      return magnitude <= Limits::max();
+    } else {
+      return v >= Limits::lowest() && v <= Limits::max();
+    }
+  }
+}
+
+inline bool scalar_fits(const Scalar& s, ScalarType type) {
+  EMBER_SWITCH_ALL_TYPES(type, return false, return scalar_fits_type<CTYPE>(s))
+  return false;
+}
+
+// ---------------------------------------------------------------------------
+// Wrapping integer arithmetic: PyTorch wraps on overflow, C++ signed overflow
+// is undefined, so integers compute in a wide-enough unsigned type.
+
+template <typename T>
+using wrap_unsigned_t =
+    std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
+
+template <typename T>
+constexpr bool is_wrapping_int_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+
+template <typename T>
+T wrapping_add(T a, T b) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return a || b;
+  } else if constexpr (is_wrapping_int_v<T>) {
+    using U = wrap_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
+  } else {
+    return a + b;
+  }
+}
+
+template <typename T>
+T wrapping_sub(T a, T b) {
+  if constexpr (is_wrapping_int_v<T>) {
+    using U = wrap_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(a) - static_cast<U>(b));
+  } else {
+    return a - b;
+  }
+}
+
+template <typename T>
+T wrapping_mul(T a, T b) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return a && b;
+  } else if constexpr (is_wrapping_int_v<T>) {
+    using U = wrap_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
+  } else {
+    return a * b;
+  }
+}
+
+template <typename T>
+T wrapping_neg(T a) {
+  return wrapping_sub(T(0), a);
+}
+
+// ---------------------------------------------------------------------------
+// Type promotion
+
+// PyTorch's result_type over the operands of one op: tensors with dims decide
+// the type; 0-d tensors and then Python scalars only raise its category
+// (bool < integer < float). A float scalar counts as Float, an int as Long.
+class ResultType {
+ public:
+  void add(const Tensor& t) { (t.dim() == 0 ? zero_dim_ : dim_).add(t.scalar_type()); }
+  void add(const Scalar& s) {
+    wrapped_.add(s.is_floating() ? ScalarType::Float
+                                 : (s.is_bool() ? ScalarType::Bool : ScalarType::Long));
+  }
+  // False when some operand's dtype does not promote (e.g. quantized types).
+  bool get(ScalarType* out) const {
+    const State r = combine(dim_, combine(zero_dim_, wrapped_));
+    *out = r.type;
+    return r.set && r.ok;
+  }
+
+ private:
+  struct State {
+    bool set = false;
+    bool ok = true;
+    ScalarType type = ScalarType::Bool;
+    void add(ScalarType t) {
+      if (!set) {
+        set = true;
+        type = t;
+        ok = ok && promote_types(t, t, &type);
+      } else {
+        ok = ok && promote_types(type, t, &type);
+      }
+    }
+  };
+  // c10's combine_categories: `higher` wins unless `lower` is of a higher
+  // category (or `higher` is Bool).
+  static State combine(const State& higher, const State& lower) {
+    if (!higher.set) return lower;
+    if (!lower.set || !higher.ok || !lower.ok) {
+      State r = higher;
+      r.ok = higher.ok && lower.ok;
+      return r;
+    }
+    if (is_floating_type(higher.type)) return higher;
+    if (higher.type == ScalarType::Bool || is_floating_type(lower.type)) {
+      State r = higher;
+      r.add(lower.type);
+      return r;
+    }
+    return higher;
+  }
+
+  State dim_, zero_dim_, wrapped_;
+};
+
+// ---------------------------------------------------------------------------
+// Broadcasting
+
+struct Shape {
+  int64_t sizes[kTensorDimensionLimit];
+  int dim = 0;
+  Span<const int64_t> span() const { return {sizes, static_cast<size_t>(dim)}; }
+};
+
+// The broadcast shape of the non-null tensors; false when they do not broadcast.
+inline bool broadcast_shape(std::initializer_list<const Tensor*> tensors, Shape* out) {
+  out->dim = 0;
+  for (const Tensor* t : tensors) {
+    if (t != nullptr && t->dim() > out->dim) out->dim = t->dim();
+  }
+  for (int d = 0; d < out->dim; ++d) out->sizes[d] = 1;
+  for (const Tensor* t : tensors) {
+    if (t == nullptr) continue;
+    const int lead = out->dim - t->dim();
+    for (int d = 0; d < t->dim(); ++d) {
+      const int64_t size = t->size(d);
+      int64_t& merged = out->sizes[lead + d];
+      if (size == merged || size == 1) continue;
+      if (merged != 1) return false;
+      merged = size;
+    }
+  }
+  return true;
+}
+
+// Whether `in` broadcasts to exactly `out`'s shape.
+inline bool broadcasts_to(const Tensor& in, const Tensor& out) {
+  if (in.dim() > out.dim()) return false;
+  const int lead = out.dim() - in.dim();
+  for (int d = 0; d < in.dim(); ++d) {
+    if (in.size(d) != 1 && in.size(d) != out.size(lead + d)) return false;
+  }
+  return true;
+}
+
+// Resizes `out` to the broadcast shape of the non-null inputs; fails the
+// kernel when they do not broadcast or `out` cannot take that shape.
+inline bool resize_to_broadcast(KernelContext& ctx, const char* op, Tensor& out,
+                                std::initializer_list<const Tensor*> inputs) {
+  Shape shape;
+  if (!broadcast_shape(inputs, &shape)) {
+    ctx.fail(Error::InvalidArgument, "%s: input shapes do not broadcast", op);
+    return false;
+  }
+  return resize_output(ctx, out, shape.span(), op);
+}
+
+// Calls fn(out_index, in_index) for every element of `out`, where the indices
+// are element offsets into each tensor's data (inputs broadcast to `out`'s
+// shape). Works through strides, so any dim order is accepted. Callers have
+// checked that every input broadcasts to `out`.
+template <size_t N, typename Fn>
+void for_each_broadcast_element(const Tensor& out, const std::array<const Tensor*, N>& inputs,
+                                Fn&& fn) {
+  const int64_t numel = out.numel();
+  if (numel == 0) return;
+  int64_t idx[N > 0 ? N : 1] = {};
+
+  // Common case: every input has out's layout or is a single element, so one
+  // linear index serves all.
+  bool linear = true;
+  int64_t step[N > 0 ? N : 1] = {};
+  for (size_t k = 0; k < N; ++k) {
+    const Tensor& in = *inputs[k];
+    bool same = in.dim() == out.dim();
+    for (int d = 0; same && d < out.dim(); ++d) {
+      same = in.size(d) == out.size(d) && (out.size(d) == 1 || in.stride(d) == out.stride(d));
+    }
+    step[k] = same ? 1 : 0;
+    linear = linear && (same || in.numel() == 1);
+  }
+  if (linear) {
+    for (int64_t i = 0; i < numel; ++i) {
+      for (size_t k = 0; k < N; ++k) idx[k] = i * step[k];
+      fn(i, static_cast<const int64_t*>(idx));
+    }
+    return;
+  }
+
+  // General case: an odometer over out's dims, innermost dim in the inner loop.
+  // A broadcast dim has stride 0 in the input.
+  const int rank = out.dim();
+  int64_t in_strides[N > 0 ? N : 1][kTensorDimensionLimit] = {};
+  for (size_t k = 0; k < N; ++k) {
+    const Tensor& in = *inputs[k];
+    const int lead = rank - in.dim();
+    for (int d = lead; d < rank; ++d) {
+      in_strides[k][d] = in.size(d - lead) == 1 ? 0 : in.stride(d - lead);
+    }
+  }
+  int64_t counter[kTensorDimensionLimit] = {};
+  int64_t base[N > 0 ? N : 1] = {};
+  int64_t out_base = 0;
+  const int64_t inner = out.size(rank - 1);
+  const int64_t out_inner_stride = out.stride(rank - 1);
+  for (int64_t done = 0; done < numel; done += inner) {
+    for (int64_t j = 0; j < inner; ++j) {
+      for (size_t k = 0; k < N; ++k) idx[k] = base[k] + j * in_strides[k][rank - 1];
+      fn(out_base + j * out_inner_stride, static_cast<const int64_t*>(idx));
+    }
+    for (int d = rank - 2; d >= 0; --d) {
+      if (++counter[d] < out.size(d)) {
+        out_base += out.stride(d);
+        for (size_t k = 0; k < N; ++k) base[k] += in_strides[k][d];
+        break;
+      }
+      counter[d] = 0;
+      out_base -= (out.size(d) - 1) * out.stride(d);
+      for (size_t k = 0; k < N; ++k) base[k] -= (out.size(d) - 1) * in_strides[k][d];
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Typed element access for operands whose dtype differs from the compute type
+
+template <typename M>
+using LoadFn = M (*)(const void* data, int64_t index);
+template <typename R>
+using StoreFn = void (*)(R value, void* data, int64_t index);
+
+template <typename M, typename T>
+M load_as(const void* data, int64_t index) {
+  return convert<M>(static_cast<const T*>(data)[index]);
+}
+
+template <typename R, typename T>
+void store_as(R value, void* data, int64_t index) {
+  static_cast<T*>(data)[index] = convert<T>(value);
+}
+
+// Null for dtypes the portable kernels do not compute with.
+template <typename M>
+LoadFn<M> get_load_fn(ScalarType type) {
+  EMBER_SWITCH_ALL_TYPES(type, return nullptr, return &load_as<M, CTYPE>)
+  return nullptr;
+}
+
+template <typename R>
+StoreFn<R> get_store_fn(ScalarType type) {
+  EMBER_SWITCH_ALL_TYPES(type, return nullptr, return &store_as<R, CTYPE>)
+  return nullptr;
+}
+
+inline void fail_dtype(KernelContext& ctx, const char* op, ScalarType type) {
+  ctx.fail(Error::NotSupported, "%s: dtype %s is not supported", op, scalar_type_name(type));
+}
+
+namespace detail {
+
+template <typename Fn, typename Ptrs, size_t... I>
+auto call_typed(Fn& fn, const Ptrs& data, const int64_t* idx, std::index_sequence<I...>) {
+  return fn(static_cast<math_t<std::remove_cv_t<std::remove_pointer_t<
+                std::tuple_element_t<I, Ptrs>>>>>(std::get<I>(data)[idx[I]])...);
+}
+
+template <typename Fn, typename Loads, size_t... I>
+auto call_loaded(Fn& fn, const Loads& loads, const void* const* data, const int64_t* idx,
+                 std::index_sequence<I...>) {
+  return fn(std::get<I>(loads)(data[I], idx[I])...);
+}
+
+}  // namespace detail
+
+// out[i] = fn(in0[i], in1[i], ...) over broadcast inputs. Input k is read as
+// math_t<IN_CTYPES[k]>; fn's result is written as `out`'s dtype. When every
+// dtype is the one named, elements are accessed directly; otherwise each is
+// converted on load and store (mixed dtypes, out= of a wider type). Fails the
+// kernel and returns false when an input does not broadcast to `out` or a
+// dtype has no conversion.
+template <typename OUT_CTYPE, typename... IN_CTYPES, typename Fn, typename... Tensors>
+bool map_elementwise(KernelContext& ctx, const char* op, Fn fn, Tensor& out,
+                     const Tensors&... inputs) {
+  static_assert(sizeof...(IN_CTYPES) == sizeof...(Tensors), "one C++ type per input");
+  constexpr size_t N = sizeof...(Tensors);
+  const std::array<const Tensor*, N> ins{&inputs...};
+  for (const Tensor* in : ins) {
+    if (!broadcasts_to(*in, out)) {
+      ctx.fail(Error::InvalidArgument, "%s: an input does not broadcast to the output shape", op);
+      return false;
+    }
+  }
+  using Seq = std::index_sequence_for<IN_CTYPES...>;
+
+  if (((inputs.scalar_type() == dtype_of_v<IN_CTYPES>)&&...) &&
+      out.scalar_type() == dtype_of_v<OUT_CTYPE>) {
+    const std::tuple<const IN_CTYPES*...> data{inputs.template const_data_ptr<IN_CTYPES>()...};
+    OUT_CTYPE* out_data = out.mutable_data_ptr<OUT_CTYPE>();
+    for_each_broadcast_element(out, ins, [&](int64_t o, const int64_t* idx) {
+      out_data[o] = convert<OUT_CTYPE>(detail::call_typed(fn, data, idx, Seq{}));
+    });
+    return true;
+  }
+
+  using R = std::invoke_result_t<Fn&, math_t<IN_CTYPES>...>;
+  const std::tuple<LoadFn<math_t<IN_CTYPES>>...> loads{
+      get_load_fn<math_t<IN_CTYPES>>(inputs.scalar_type())...};
+  const StoreFn<R> store = get_store_fn<R>(out.scalar_type());
+  const bool loads_ok = std::apply([](auto... f) { return ((f != nullptr) && ...); }, loads);
+  if (!loads_ok || store == nullptr) {
+    ScalarType bad = out.scalar_type();
+    for (const Tensor* in : ins) {
+      if (get_load_fn<bool>(in->scalar_type()) == nullptr) bad = in->scalar_type();
+    }
+    fail_dtype(ctx, op, bad);
+    return false;
+  }
+  const void* const data[N > 0 ? N : 1] = {inputs.const_data_ptr()...};
+  void* out_data = out.mutable_data_ptr();
+  for_each_broadcast_element(out, ins, [&](int64_t o, const int64_t* idx) {
+    store(detail::call_loaded(fn, loads, data, idx, Seq{}), out_data, o);
+  });
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// Dtype dispatch
+
+// Dtype families an op computes in; combine with |.
+enum DtypeSet : unsigned {
+  kBoolTypes = 1,
+  kIntTypes = 2,
+  kFloatTypes = 4,
+  kIntAndBoolTypes = kIntTypes | kBoolTypes,
+  kRealTypes = kIntTypes | kFloatTypes,
+  kAllTypes = kIntTypes | kFloatTypes | kBoolTypes,
+};
+
+template <typename T>
+struct TypeTag {
+  using type = T;
+};
+
+template <unsigned kSet, typename T>
+constexpr bool in_dtype_set() {
+  if constexpr (std::is_same_v<T, bool>) return (kSet & kBoolTypes) != 0;
+  if constexpr (std::is_integral_v<T>) return (kSet & kIntTypes) != 0;
+  return (kSet & kFloatTypes) != 0;
+}
+
+// Calls fn(TypeTag<CTYPE>{}) for the C++ type of `type` if it is in kSet;
+// otherwise fails the kernel. Returns whether fn ran.
+template <unsigned kSet, typename Fn>
+bool switch_dtype(KernelContext& ctx, const char* op, ScalarType type, Fn&& fn) {
+  bool ran = false;
+  EMBER_SWITCH_ALL_TYPES(type, break, if constexpr (in_dtype_set<kSet, CTYPE>()) {
+    fn(TypeTag<CTYPE>{});
+    ran = true;
+  })
+  if (!ran) fail_dtype(ctx, op, type);
+  return ran;
+}
+
+// Fails unless a result of type `result` may be written to `out` (torch.can_cast).
+inline bool check_can_cast(KernelContext& ctx, const char* op, ScalarType result,
+                           const Tensor& out) {
+  if (!can_cast(result, out.scalar_type())) {
+    ctx.fail(Error::InvalidArgument, "%s: result type %s can't be cast to the output dtype %s", op,
+             scalar_type_name(result), scalar_type_name(out.scalar_type()));
+    return false;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// Op drivers: validation, promotion, resizing and dispatch shared by the ops
+
+// A binary op's operand: a tensor or a Scalar.
+struct Operand {
+  Operand(const Tensor& t) : tensor(&t) {}  // NOLINT: implicit by design
+  Operand(const Scalar& s) : scalar(&s) {}  // NOLINT
+  const Tensor* tensor = nullptr;
+  const Scalar* scalar = nullptr;
+};
+
+// How an op's compute (and result) dtype follows from its operands' result_type.
+enum class Promotion {
+  kDefault,     // the promoted type
+  kIntToFloat,  // integers and Bool compute in Float (true division, atan2, exp, ...)
+};
+
+// The compute dtype of `a op b`; fails the kernel when there is none.
+inline bool binary_result_type(KernelContext& ctx, const char* op, const Operand& a,
+                               const Operand& b, Promotion promotion, ScalarType* result) {
+  ResultType rt;
+  for (const Operand* x : {&a, &b}) {
+    if (x->tensor != nullptr) {
+      rt.add(*x->tensor);
+    } else {
+      rt.add(*x->scalar);
+    }
+  }
+  if (!rt.get(result)) {
+    const ScalarType bad = a.tensor != nullptr ? a.tensor->scalar_type() : b.tensor->scalar_type();
+    ctx.fail(Error::NotSupported, "%s: dtypes %s and %s do not promote", op,
+             scalar_type_name(bad),
+             scalar_type_name(b.tensor != nullptr ? b.tensor->scalar_type() : bad));
+    return false;
+  }
+  if (promotion == Promotion::kIntToFloat && !is_floating_type(*result)) {
+    *result = ScalarType::Float;
+  }
+  return true;
+}
+
+// The compute dtype of a unary op on `in`.
+inline ScalarType unary_result_type(const Tensor& in, Promotion promotion) {
+  if (promotion == Promotion::kIntToFloat && !is_floating_type(in.scalar_type())) {
+    return ScalarType::Float;
+  }
+  return in.scalar_type();
+}
+
+namespace detail {
+
+// Runs fn over a and b, where at most one is a Scalar (bound into the call).
+template <typename OUT_CTYPE, typename CTYPE, typename Fn>
+bool map_binary(KernelContext& ctx, const char* op, Fn fn, const Operand& a, const Operand& b,
+                Tensor& out) {
+  using M = math_t<CTYPE>;
+  if (a.tensor != nullptr && b.tensor != nullptr) {
+    return map_elementwise<OUT_CTYPE, CTYPE, CTYPE>(ctx, op, fn, out, *a.tensor, *b.tensor);
+  }
+  if (a.tensor != nullptr) {
+    const M s = scalar_to<M>(*b.scalar);
+    return map_elementwise<OUT_CTYPE, CTYPE>(
+        ctx, op, [&fn, s](M x) { return fn(x, s); }, out, *a.tensor);
+  }
+  const M s = scalar_to<M>(*a.scalar);
+  return map_elementwise<OUT_CTYPE, CTYPE>(
+      ctx, op, [&fn, s](M y) { return fn(s, y); }, out, *b.tensor);
+}
+
+inline bool resize_binary(KernelContext& ctx, const char* op, const Operand& a, const Operand& b,
+                          Tensor& out) {
+  return resize_to_broadcast(ctx, op, out, {a.tensor, b.tensor});
+}
+
+}  // namespace detail
+
+// out = a op b, computed in the promoted dtype and written as out's dtype.
+// `make_fn(TypeTag<CTYPE>{})` returns the element function over math_t<CTYPE>;
+// it is called once per kernel call, so it can convert Scalar arguments.
+// Returns whether the op ran (false after a failure).
+template <unsigned kSet, typename MakeFn>
+bool binary_op(KernelContext& ctx, const char* op, const Operand& a, const Operand& b, Tensor& out,
+               Promotion promotion, MakeFn&& make_fn) {
+  ScalarType common;
+  if (!binary_result_type(ctx, op, a, b, promotion, &common) ||
+      !check_can_cast(ctx, op, common, out) || !detail::resize_binary(ctx, op, a, b, out)) {
+    return false;
+  }
+  bool ok = false;
+  switch_dtype<kSet>(ctx, op, common, [&](auto tag) {
+    using CTYPE = typename decltype(tag)::type;
+    ok = detail::map_binary<CTYPE, CTYPE>(ctx, op, make_fn(tag), a, b, out);
+  });
+  return ok;
+}
+
+// out = a cmp b: compared in the promoted dtype, the bool result written as
+// out's dtype (usually Bool).
+template <unsigned kSet, typename MakeFn>
+bool compare_op(KernelContext& ctx, const char* op, const Operand& a, const Operand& b,
+                Tensor& out, MakeFn&& make_fn) {
+  ScalarType common;
+  if (!binary_result_type(ctx, op, a, b, Promotion::kDefault, &common) ||
+      !detail::resize_binary(ctx, op, a, b, out)) {
+    return false;
+  }
+  bool ok = false;
+  switch_dtype<kSet>(ctx, op, common, [&](auto tag) {
+    using CTYPE = typename decltype(tag)::type;
+    ok = detail::map_binary<bool, CTYPE>(ctx, op, make_fn(tag), a, b, out);
+  });
+  return ok;
+}
+
+// out = fn(in), computed in unary_result_type(in, promotion) and written as
+// out's dtype.
+template <unsigned kSet, typename MakeFn>
+bool unary_op(KernelContext& ctx, const char* op, const Tensor& in, Tensor& out,
+              Promotion promotion, MakeFn&& make_fn) {
+  const ScalarType compute = unary_result_type(in, promotion);
+  if (!check_can_cast(ctx, op, compute, out) ||
+      !resize_output(ctx, out, in.sizes(), op)) {
+    return false;
+  }
+  bool ok = false;
+  switch_dtype<kSet>(ctx, op, compute, [&](auto tag) {
+    using CTYPE = typename decltype(tag)::type;
+    ok = map_elementwise<CTYPE, CTYPE>(ctx, op, make_fn(tag), out, in);
+  });
+  return ok;
+}
+
+// out = pred(in) for a predicate computed in in's dtype (isnan, logical_not, ...);
+// the bool result is written as out's dtype.
+template <unsigned kSet, typename MakeFn>
+bool unary_predicate_op(KernelContext& ctx, const char* op, const Tensor& in, Tensor& out,
+                        MakeFn&& make_fn) {
+  if (!resize_output(ctx, out, in.sizes(), op)) return false;
+  bool ok = false;
+  switch_dtype<kSet>(ctx, op, in.scalar_type(), [&](auto tag) {
+    using CTYPE = typename decltype(tag)::type;
+    ok = map_elementwise<bool, CTYPE>(ctx, op, make_fn(tag), out, in);
+  });
+  return ok;
+}
+
+}  // namespace ember::kernels

@@ -1,0 +1,68 @@
+"""The .pte container: identifier, extended header and aligned segments."""
+
+import struct
+
+import torch
+
+import ember
+from ember.fb.Program import Program
+from examples import models
+
+
+def _program_bytes():
+    return ember.export_model(models.seeded(models.MLP), (torch.randn(2, 64),)).buffer
+
+
+def test_header_and_segments():
+    data = _program_bytes()
+    assert data[4:8] == b"ET12"
+    assert data[8:12] == b"eh00"
+    length, program_size, segment_base, segment_data_size = struct.unpack_from("<IQQQ", data, 12)
+    assert length == 32
+    assert program_size <= segment_base and segment_base % 128 == 0
+    assert segment_base + segment_data_size == len(data)
+    program = Program.GetRootAs(data, 0)
+    assert program.ExecutionPlan(0).Name() == b"forward"
+    constants = program.ConstantSegment()
+    assert constants.OffsetsLength() > 1
+    assert all(constants.Offsets(i) % 64 == 0 for i in range(constants.OffsetsLength()))
+
+
+def test_constants_round_trip():
+    model = models.seeded(models.MLP)
+    data = ember.export_model(model, (torch.randn(2, 64),)).buffer
+    _, _, segment_base, _ = struct.unpack_from("<IQQQ", data, 12)
+    program = Program.GetRootAs(data, 0)
+    plan = program.ExecutionPlan(0)
+    weights = {tuple(p.shape): p.detach() for p in model.parameters()}
+    found = 0
+    for i in range(plan.ValuesLength()):
+        value = plan.Values(i)
+        if value.ValType() != 5:  # Tensor
+            continue
+        from ember.fb.Tensor import Tensor
+        tensor = Tensor()
+        tensor.Init(value.Val().Bytes, value.Val().Pos)
+        if tensor.DataBufferIdx() == 0:
+            continue
+        shape = tuple(tensor.SizesAsNumpy().tolist())
+        offset = program.ConstantSegment().Offsets(tensor.DataBufferIdx())
+        start = segment_base + program.Segments(0).Offset() + offset
+        count = 1
+        for s in shape:
+            count *= s
+        stored = torch.frombuffer(bytearray(data[start:start + 4 * count]), dtype=torch.float32)
+        if shape in weights:
+            assert torch.equal(stored.reshape(shape), weights[shape])
+            found += 1
+    assert found >= 3
+
+
+def test_instructions_keep_source_locations():
+    program = ember.export_model(models.seeded(models.MLP), (torch.randn(2, 64),))
+    assert program.instructions
+    assert any(info.filename.endswith("models.py") and info.lineno > 0
+               for info in program.instructions)
+    data = program.buffer
+    chain = Program.GetRootAs(data, 0).ExecutionPlan(0).Chains(0)
+    assert chain.StacktraceLength() == chain.InstructionsLength()
