@@ -37,7 +37,7 @@ def main() -> int:
     image = torch.randn(1, 3, 224, 224)
 
     print("exporting MobileNetV2 ...")
-    program = ember.export_model(model, (image,))
+    program = ember.export(model, (image,))
     pte = os.path.join(out_dir, "mobilenet_v2.pte")
     program.save(pte)
     print(f"  {pte}: {program.report()}")

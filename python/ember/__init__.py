@@ -6,9 +6,8 @@
     outputs = ember.runtime.load("model.pte").forward(example_input)
 """
 
-from ember.export.api import ExportedProgram
-from ember.export.api import export as export_model
-from ember.export.graph_lowering import ExportError
 from ember import runtime
+from ember.compiler.api import ExportedProgram, export
+from ember.compiler.graph_lowering import ExportError
 
-__all__ = ["ExportError", "ExportedProgram", "export_model", "runtime"]
+__all__ = ["ExportError", "ExportedProgram", "export", "runtime"]

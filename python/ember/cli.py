@@ -95,7 +95,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
     if not isinstance(model, torch.nn.Module):
         raise CliError(f"{args.model} returned a {type(model).__name__}, not a torch.nn.Module")
     inputs = _example_inputs(args.input_shape, args.input_dtype)
-    program = ember.export_model(model, inputs, _dynamic_shapes(args.dynamic_dim, len(inputs)))
+    program = ember.export(model, inputs, _dynamic_shapes(args.dynamic_dim, len(inputs)))
     program.save(args.output)
     print(f"wrote {args.output}: {program.report()}")
     return 0

@@ -14,7 +14,7 @@ from examples import models
 @pytest.fixture(scope="module")
 def mlp_pte(tmp_path_factory):
     path = str(tmp_path_factory.mktemp("pte") / "mlp.pte")
-    ember.export_model(models.seeded(models.MLP), (torch.randn(4, 64),)).save(path)
+    ember.export(models.seeded(models.MLP), (torch.randn(4, 64),)).save(path)
     return path
 
 
@@ -58,13 +58,13 @@ def test_unsupported_input_type(mlp_pte):
 
 def test_export_rejects_non_module():
     with pytest.raises(ember.ExportError, match="nn.Module"):
-        ember.export_model(lambda x: x, (torch.randn(2),))
+        ember.export(lambda x: x, (torch.randn(2),))
 
 
 def test_unbounded_dynamic_dim_is_refused():
     batch = torch.export.Dim("batch")  # no max
     with pytest.raises(ember.ExportError, match="upper bound"):
-        ember.export_model(models.seeded(models.MLP), (torch.randn(4, 64),),
+        ember.export(models.seeded(models.MLP), (torch.randn(4, 64),),
                            dynamic_shapes=({0: batch},))
 
 

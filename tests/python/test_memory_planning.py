@@ -5,8 +5,8 @@ import random
 import torch
 
 import ember
-from ember.export import memory_planning
-from ember.export.memory_planning import Lifetime
+from ember.compiler import memory_planning
+from ember.compiler.memory_planning import Lifetime
 from examples import models
 
 
@@ -40,7 +40,7 @@ def test_disjoint_lifetimes_share_memory():
 
 
 def test_chain_of_ops_reuses_memory():
-    program = ember.export_model(models.seeded(models.ResNet18), (torch.randn(1, 3, 64, 64),))
+    program = ember.export(models.seeded(models.ResNet18), (torch.randn(1, 3, 64, 64),))
     plan = program.memory_plan
     assert plan.arena_size < plan.total_tensor_bytes / 4
     assert "saved by planning" in program.report()

@@ -22,7 +22,7 @@ def test_model_matches_eager(name, seed, tmp_pte):
     model = models.seeded(factory, seed)
     torch.manual_seed(100 + seed)
     inputs = make_inputs()
-    program = ember.export_model(model, inputs)
+    program = ember.export(model, inputs)
     program.save(tmp_pte)
     with torch.no_grad():
         expected = model(*inputs)
@@ -33,7 +33,7 @@ def test_model_matches_eager(name, seed, tmp_pte):
 def test_dynamic_batch_runs_at_several_sizes(tmp_pte):
     model = models.seeded(models.MLP)
     batch = torch.export.Dim("batch", min=1, max=16)
-    program = ember.export_model(model, (torch.randn(4, 64),), dynamic_shapes=({0: batch},))
+    program = ember.export(model, (torch.randn(4, 64),), dynamic_shapes=({0: batch},))
     program.save(tmp_pte)
     module = ember.runtime.load(tmp_pte)
     for size in (1, 3, 16, 5):
@@ -48,7 +48,7 @@ def test_dynamic_batch_runs_at_several_sizes(tmp_pte):
 def test_dynamic_batch_convnet(tmp_pte):
     model = models.seeded(models.ResNet18)
     batch = torch.export.Dim("batch", min=1, max=4)
-    program = ember.export_model(model, (torch.randn(2, 3, 32, 32),), dynamic_shapes=({0: batch},))
+    program = ember.export(model, (torch.randn(2, 3, 32, 32),), dynamic_shapes=({0: batch},))
     program.save(tmp_pte)
     module = ember.runtime.load(tmp_pte)
     for size in (1, 4):
@@ -61,7 +61,7 @@ def test_dynamic_batch_convnet(tmp_pte):
 def test_numpy_in_numpy_out(tmp_pte):
     model = models.seeded(models.MLP)
     x = torch.randn(4, 64)
-    ember.export_model(model, (x,)).save(tmp_pte)
+    ember.export(model, (x,)).save(tmp_pte)
     out = ember.runtime.load(tmp_pte).forward(x.numpy())
     assert type(out).__name__ == "ndarray"
     with torch.no_grad():

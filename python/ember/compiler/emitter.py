@@ -19,10 +19,10 @@ import torch
 from torch.fx import Node
 from torch.utils._sympy.value_ranges import bound_sympy
 
-from ember.export import memory_planning
-from ember.export.graph_lowering import ExportError
-from ember.export.out_variants import kernel_name, out_variant
-from ember.export.scalar_types import LAYOUT, MEMORY_FORMAT, SCALAR_TYPE, scalar_type
+from ember.compiler import memory_planning
+from ember.compiler.graph_lowering import ExportError
+from ember.compiler.out_variants import kernel_name, out_variant
+from ember.compiler.scalar_types import LAYOUT, MEMORY_FORMAT, SCALAR_TYPE, scalar_type
 from ember.fb.AllocationDetails import AllocationDetailsT
 from ember.fb.Bool import BoolT
 from ember.fb.BoolList import BoolListT

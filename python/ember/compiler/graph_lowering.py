@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
+import warnings
 
 import torch
 
@@ -33,4 +34,6 @@ def capture(
     except Exception as error:  # torch raises many types; all mean "cannot capture"
         first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise ExportError(f"torch.export could not capture the model: {first_line}") from error
-    return program.run_decompositions(torch.export.default_decompositions())
+    with warnings.catch_warnings():  # torch 2.13 warns about its own pytree specs here
+        warnings.simplefilter("ignore", FutureWarning)
+        return program.run_decompositions(torch.export.default_decompositions())

@@ -81,7 +81,7 @@ def kernel_name(op: torch._ops.OpOverload) -> str:
 
 if __name__ == "__main__":
     # Prints the out-variant kernel name and schema of each op named on the
-    # command line, e.g. `python -m ember.export.out_variants add.Tensor`.
+    # command line, e.g. `python -m ember.compiler.out_variants add.Tensor`.
     import sys
 
     for arg in sys.argv[1:]:

@@ -9,7 +9,7 @@ from typing import Any
 
 import torch
 
-from ember.export import emitter, graph_lowering
+from ember.compiler import emitter, graph_lowering
 from ember.fb.Program import ProgramT
 from ember.serialize import serialize_program
 
