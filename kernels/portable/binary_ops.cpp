@@ -146,7 +146,7 @@ struct Extremum {
 
 // Wraps a stateless element functor as a make_fn for the op drivers.
 template <typename Fn>
-auto make(Fn fn) {
+auto any_dtype(Fn fn) {
   return [fn](auto) { return fn; };
 }
 
@@ -232,7 +232,7 @@ void rsub_scalar_out(KernelContext& ctx, const Tensor& self, Scalar other, Scala
 void mul_impl(KernelContext& ctx, const char* op, const Operand& a, const Operand& b,
               Tensor& out) {
   binary_op<kAllTypes>(ctx, op, a, b, out, Promotion::kDefault,
-                       make([](auto x, auto y) { return wrapping_mul(x, y); }));
+                       any_dtype([](auto x, auto y) { return wrapping_mul(x, y); }));
 }
 void mul_out(KernelContext& ctx, const Tensor& self, const Tensor& other, Tensor& out) {
   mul_impl(ctx, "mul.out", self, other, out);
@@ -245,7 +245,7 @@ void mul_scalar_out(KernelContext& ctx, const Tensor& self, Scalar other, Tensor
 void true_div(KernelContext& ctx, const char* op, const Operand& a, const Operand& b,
               Tensor& out) {
   binary_op<kFloatTypes>(ctx, op, a, b, out, Promotion::kIntToFloat,
-                         make([](auto x, auto y) { return x / y; }));
+                         any_dtype([](auto x, auto y) { return x / y; }));
 }
 
 // An integer op that must not divide by zero (torch raises ZeroDivisionError);
@@ -273,15 +273,7 @@ void integer_division_op(KernelContext& ctx, const char* op, const Operand& a, c
 
 void div_mode_impl(KernelContext& ctx, const char* op, const Operand& a, const Operand& b,
                    const std::optional<StringView>& mode, Tensor& out) {
-  auto is = [&](const char* name) {
-    size_t n = 0;
-    while (name[n] != '\0') ++n;
-    if (mode->size() != n) return false;
-    for (size_t i = 0; i < n; ++i) {
-      if ((*mode)[i] != name[i]) return false;
-    }
-    return true;
-  };
+  auto is = [&](const char* name) { return string_equals(*mode, name); };
   if (!mode.has_value()) {
     true_div(ctx, op, a, b, out);
   } else if (is("trunc")) {
@@ -337,7 +329,7 @@ void fmod_scalar_out(KernelContext& ctx, const Tensor& self, Scalar other, Tenso
 
 void pow_impl(KernelContext& ctx, const char* op, const Operand& a, const Operand& b,
               Tensor& out) {
-  binary_op<kRealTypes>(ctx, op, a, b, out, Promotion::kDefault, make(Pow{}));
+  binary_op<kRealTypes>(ctx, op, a, b, out, Promotion::kDefault, any_dtype(Pow{}));
 }
 void pow_tensor_tensor_out(KernelContext& ctx, const Tensor& self, const Tensor& exponent,
                            Tensor& out) {
@@ -359,16 +351,16 @@ void pow_scalar_out(KernelContext& ctx, Scalar self, const Tensor& exponent, Ten
 
 void maximum_out(KernelContext& ctx, const Tensor& self, const Tensor& other, Tensor& out) {
   binary_op<kAllTypes>(ctx, "maximum.out", self, other, out, Promotion::kDefault,
-                       make(Extremum<true>{}));
+                       any_dtype(Extremum<true>{}));
 }
 void minimum_out(KernelContext& ctx, const Tensor& self, const Tensor& other, Tensor& out) {
   binary_op<kAllTypes>(ctx, "minimum.out", self, other, out, Promotion::kDefault,
-                       make(Extremum<false>{}));
+                       any_dtype(Extremum<false>{}));
 }
 
 void atan2_out(KernelContext& ctx, const Tensor& self, const Tensor& other, Tensor& out) {
   binary_op<kFloatTypes>(ctx, "atan2.out", self, other, out, Promotion::kIntToFloat,
-                         make([](auto y, auto x) { return std::atan2(y, x); }));
+                         any_dtype([](auto y, auto x) { return std::atan2(y, x); }));
 }
 
 // --- bitwise and logical -------------------------------------------------------

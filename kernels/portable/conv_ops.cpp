@@ -3,11 +3,12 @@
 // output_padding. Every shape is handled as 3-D (D, H, W), lower ranks having
 // leading extents of 1, so there is one implementation to get right.
 //
-// Direct loops, built one output row strip at a time: a stack accumulator
-// holds up to kStrip outputs along W; for each (input channel, kernel tap) the
-// valid range of outputs is computed once, and the innermost loop runs over
-// contiguous input (contiguous output for transposed). 16-bit types accumulate
-// in float.
+// Direct loops, built one output row strip at a time: stack accumulators hold
+// up to kStrip outputs along W for a few output channels at once; for each
+// (input channel, kernel tap) the valid range of outputs is computed once, and
+// the innermost loop runs over contiguous input (contiguous output for
+// transposed). A pointwise (1x1) convolution walks whole planes as one row.
+// 16-bit types accumulate in float.
 #include "kernels/portable/util/kernel_util.h"
 #include "kernels/portable/util/nn_util.h"
 #include "runtime/kernel/kernel_registry.h"
@@ -156,49 +157,105 @@ inline void valid_range(int64_t off, int64_t stride, int64_t width, int64_t lo, 
   *last = b < hi ? b : hi;
 }
 
+// A 1x1 kernel with unit stride and no padding maps each input position to
+// the same output position: the whole plane can then be walked as one long row.
+void flatten_pointwise(ConvShape* s) {
+  for (int i = 0; i < 3; ++i) {
+    if (s->k[i] != 1 || s->stride[i] != 1 || s->pad[i] != 0 || s->out[i] != s->in[i]) return;
+  }
+  s->in[2] = s->out[2] = s->in_plane();
+  s->in[0] = s->in[1] = s->out[0] = s->out[1] = 1;
+}
+
+// dst[j] += w * src[j * stride] for j in [0, n): the innermost loop. Stride 1
+// gets its own loop so that the compiler can vectorize it.
+template <typename T, typename Acc>
+inline void axpy_row(Acc* dst, const T* src, int64_t n, int64_t stride, Acc w) {
+  if (stride == 1) {
+    for (int64_t j = 0; j < n; ++j) dst[j] = acc_add(dst[j], acc_mul(w, static_cast<Acc>(src[j])));
+  } else {
+    for (int64_t j = 0; j < n; ++j) {
+      dst[j] = acc_add(dst[j], acc_mul(w, static_cast<Acc>(src[j * stride])));
+    }
+  }
+}
+
+// Output channels are computed kOcBlock at a time, so that each input row
+// segment is read once from memory for all of them.
+constexpr int64_t kOcBlock = 4;
+
+// A block of output channels of one group and one batch item.
+template <typename T>
+struct ConvBlock {
+  const T* in;    // the group's first input channel
+  const T* w;     // weights of the block's first channel
+  const T* bias;  // bias of the block's first channel, or null
+  T* out;         // output plane of the block's first channel
+  int64_t count;  // channels in the block, at most kOcBlock
+};
+
+// Outputs [ow0, ow0 + len) of row (od, oh) for every channel of the block.
+template <typename T>
+void conv_strip(const ConvShape& s, const ConvBlock<T>& blk, int64_t od, int64_t oh,
+                int64_t ow0, int64_t len) {
+  using Acc = acc_t<T>;
+  Acc acc[kOcBlock][kStrip];
+  for (int64_t b = 0; b < blk.count; ++b) {
+    const Acc init = blk.bias != nullptr ? static_cast<Acc>(blk.bias[b]) : Acc(0);
+    for (int64_t j = 0; j < len; ++j) acc[b][j] = init;
+  }
+  const int64_t icpg = s.in_c / s.groups;
+  const int64_t w_channel = icpg * s.k_volume();
+  const int64_t iw_stride = s.stride[2];
+  for (int64_t ic = 0; ic < icpg; ++ic) {
+    for (int64_t kd = 0; kd < s.k[0]; ++kd) {
+      const int64_t id = od * s.stride[0] - s.pad[0] + kd * s.dil[0];
+      if (id < 0 || id >= s.in[0]) continue;
+      for (int64_t kh = 0; kh < s.k[1]; ++kh) {
+        const int64_t ih = oh * s.stride[1] - s.pad[1] + kh * s.dil[1];
+        if (ih < 0 || ih >= s.in[1]) continue;
+        const T* in_row = blk.in + ((ic * s.in[0] + id) * s.in[1] + ih) * s.in[2];
+        const T* w_row = blk.w + ((ic * s.k[0] + kd) * s.k[1] + kh) * s.k[2];
+        for (int64_t kw = 0; kw < s.k[2]; ++kw) {
+          const int64_t off = kw * s.dil[2] - s.pad[2];
+          int64_t first = 0, last = 0;
+          valid_range(off, iw_stride, s.in[2], ow0, ow0 + len, &first, &last);
+          if (first >= last) continue;
+          const T* src = in_row + first * iw_stride + off;
+          for (int64_t b = 0; b < blk.count; ++b) {
+            const Acc wv = static_cast<Acc>(w_row[b * w_channel + kw]);
+            axpy_row(acc[b] + (first - ow0), src, last - first, iw_stride, wv);
+          }
+        }
+      }
+    }
+  }
+  const int64_t row = (od * s.out[1] + oh) * s.out[2] + ow0;
+  for (int64_t b = 0; b < blk.count; ++b) {
+    T* dst = blk.out + b * s.out_plane() + row;
+    for (int64_t j = 0; j < len; ++j) dst[j] = static_cast<T>(acc[b][j]);
+  }
+}
+
 template <typename T>
 void conv_forward(const ConvShape& s, const T* in, const T* w, const T* bias, T* out) {
-  using Acc = acc_t<T>;
-  Acc acc[kStrip];
   const int64_t icpg = s.in_c / s.groups;
   const int64_t ocpg = s.out_c / s.groups;
-  const int64_t IW = s.in[2], OW = s.out[2];
-  const int64_t sw = s.stride[2], pw = s.pad[2], dw = s.dil[2];
   for (int64_t nb = 0; nb < s.batch; ++nb) {
-    for (int64_t oc = 0; oc < s.out_c; ++oc) {
-      const T* in_g = in + (nb * s.in_c + (oc / ocpg) * icpg) * s.in_plane();
-      const T* w_oc = w + oc * icpg * s.k_volume();
-      T* out_c = out + (nb * s.out_c + oc) * s.out_plane();
-      const Acc b = bias != nullptr ? static_cast<Acc>(bias[oc]) : Acc(0);
-      for (int64_t od = 0; od < s.out[0]; ++od) {
-        for (int64_t oh = 0; oh < s.out[1]; ++oh) {
-          T* out_row = out_c + (od * s.out[1] + oh) * OW;
-          for (int64_t ow0 = 0; ow0 < OW; ow0 += kStrip) {
-            const int64_t len = OW - ow0 < kStrip ? OW - ow0 : kStrip;
-            for (int64_t j = 0; j < len; ++j) acc[j] = b;
-            for (int64_t ic = 0; ic < icpg; ++ic) {
-              for (int64_t kd = 0; kd < s.k[0]; ++kd) {
-                const int64_t id = od * s.stride[0] - s.pad[0] + kd * s.dil[0];
-                if (id < 0 || id >= s.in[0]) continue;
-                for (int64_t kh = 0; kh < s.k[1]; ++kh) {
-                  const int64_t ih = oh * s.stride[1] - s.pad[1] + kh * s.dil[1];
-                  if (ih < 0 || ih >= s.in[1]) continue;
-                  const T* in_row = in_g + ((ic * s.in[0] + id) * s.in[1] + ih) * IW;
-                  const T* w_row = w_oc + ((ic * s.k[0] + kd) * s.k[1] + kh) * s.k[2];
-                  for (int64_t kw = 0; kw < s.k[2]; ++kw) {
-                    const Acc wv = static_cast<Acc>(w_row[kw]);
-                    const int64_t off = kw * dw - pw;
-                    int64_t first = 0, last = 0;
-                    valid_range(off, sw, IW, ow0, ow0 + len, &first, &last);
-                    for (int64_t ow = first; ow < last; ++ow) {
-                      acc[ow - ow0] =
-                          acc_add(acc[ow - ow0], acc_mul(wv, static_cast<Acc>(in_row[ow * sw + off])));
-                    }
-                  }
-                }
-              }
+    for (int64_t g = 0; g < s.groups; ++g) {
+      const int64_t group_end = (g + 1) * ocpg;
+      // Blocks stay within a group, whose channels all read the same inputs.
+      for (int64_t oc0 = g * ocpg; oc0 < group_end; oc0 += kOcBlock) {
+        const ConvBlock<T> blk{in + (nb * s.in_c + g * icpg) * s.in_plane(),
+                               w + oc0 * icpg * s.k_volume(),
+                               bias != nullptr ? bias + oc0 : nullptr,
+                               out + (nb * s.out_c + oc0) * s.out_plane(),
+                               group_end - oc0 < kOcBlock ? group_end - oc0 : kOcBlock};
+        for (int64_t od = 0; od < s.out[0]; ++od) {
+          for (int64_t oh = 0; oh < s.out[1]; ++oh) {
+            for (int64_t ow0 = 0; ow0 < s.out[2]; ow0 += kStrip) {
+              conv_strip(s, blk, od, oh, ow0, s.out[2] - ow0 < kStrip ? s.out[2] - ow0 : kStrip);
             }
-            for (int64_t j = 0; j < len; ++j) out_row[ow0 + j] = static_cast<T>(acc[j]);
           }
         }
       }
@@ -217,57 +274,65 @@ inline bool source_index(int64_t o, int64_t k, int64_t stride, int64_t pad, int6
   return true;
 }
 
+// Outputs [ow0, ow0 + len) of row (od, oh) of one output channel. `in` is the
+// group's first input channel and `w` the channel's taps for its first input
+// channel; the taps of the next input channel are `w_ic_stride` further on
+// (weight is [C_in, C_out/groups, k...]).
+template <typename T>
+void conv_transposed_strip(const ConvShape& s, const T* in, const T* w, int64_t w_ic_stride,
+                           acc_t<T> bias, T* out, int64_t od, int64_t oh, int64_t ow0,
+                           int64_t len) {
+  using Acc = acc_t<T>;
+  Acc acc[kStrip];
+  for (int64_t j = 0; j < len; ++j) acc[j] = bias;
+  const int64_t icpg = s.in_c / s.groups;
+  const int64_t IW = s.in[2], sw = s.stride[2];
+  for (int64_t ic = 0; ic < icpg; ++ic) {
+    for (int64_t kd = 0; kd < s.k[0]; ++kd) {
+      int64_t id = 0;
+      if (!source_index(od, kd, s.stride[0], s.pad[0], s.dil[0], s.in[0], &id)) continue;
+      for (int64_t kh = 0; kh < s.k[1]; ++kh) {
+        int64_t ih = 0;
+        if (!source_index(oh, kh, s.stride[1], s.pad[1], s.dil[1], s.in[1], &ih)) continue;
+        const T* in_row = in + ((ic * s.in[0] + id) * s.in[1] + ih) * IW;
+        const T* w_row = w + ic * w_ic_stride + (kd * s.k[1] + kh) * s.k[2];
+        for (int64_t kw = 0; kw < s.k[2]; ++kw) {
+          const Acc wv = static_cast<Acc>(w_row[kw]);
+          // Outputs ow with ow + off = iw * sw for a valid iw.
+          const int64_t off = s.pad[2] - kw * s.dil[2];
+          int64_t ow = ow0 + off < 0 ? -off : ow0;
+          const int64_t rem = (ow + off) % sw;
+          if (rem != 0) ow += sw - rem;
+          const int64_t end_by_input = (IW - 1) * sw - off + 1;
+          const int64_t end = ow0 + len < end_by_input ? ow0 + len : end_by_input;
+          for (int64_t iw = (ow + off) / sw; ow < end; ow += sw, ++iw) {
+            acc[ow - ow0] = acc_add(acc[ow - ow0], acc_mul(wv, static_cast<Acc>(in_row[iw])));
+          }
+        }
+      }
+    }
+  }
+  T* dst = out + (od * s.out[1] + oh) * s.out[2] + ow0;
+  for (int64_t j = 0; j < len; ++j) dst[j] = static_cast<T>(acc[j]);
+}
+
 template <typename T>
 void conv_transposed(const ConvShape& s, const T* in, const T* w, const T* bias, T* out) {
   using Acc = acc_t<T>;
-  Acc acc[kStrip];
   const int64_t icpg = s.in_c / s.groups;
   const int64_t ocpg = s.out_c / s.groups;
-  const int64_t IW = s.in[2], OW = s.out[2];
-  const int64_t sw = s.stride[2], pw = s.pad[2], dw = s.dil[2];
   for (int64_t nb = 0; nb < s.batch; ++nb) {
     for (int64_t oc = 0; oc < s.out_c; ++oc) {
       const int64_t g = oc / ocpg;
       const T* in_g = in + (nb * s.in_c + g * icpg) * s.in_plane();
-      // Weight is [C_in, C_out/groups, k...]: this output channel's taps for
-      // input channel ic start at ((g * icpg + ic) * ocpg + oc % ocpg) * k_volume.
       const T* w_oc = w + (g * icpg * ocpg + oc % ocpg) * s.k_volume();
-      const int64_t w_ic_stride = ocpg * s.k_volume();
       T* out_c = out + (nb * s.out_c + oc) * s.out_plane();
       const Acc b = bias != nullptr ? static_cast<Acc>(bias[oc]) : Acc(0);
       for (int64_t od = 0; od < s.out[0]; ++od) {
         for (int64_t oh = 0; oh < s.out[1]; ++oh) {
-          T* out_row = out_c + (od * s.out[1] + oh) * OW;
-          for (int64_t ow0 = 0; ow0 < OW; ow0 += kStrip) {
-            const int64_t len = OW - ow0 < kStrip ? OW - ow0 : kStrip;
-            for (int64_t j = 0; j < len; ++j) acc[j] = b;
-            for (int64_t ic = 0; ic < icpg; ++ic) {
-              for (int64_t kd = 0; kd < s.k[0]; ++kd) {
-                int64_t id = 0;
-                if (!source_index(od, kd, s.stride[0], s.pad[0], s.dil[0], s.in[0], &id)) continue;
-                for (int64_t kh = 0; kh < s.k[1]; ++kh) {
-                  int64_t ih = 0;
-                  if (!source_index(oh, kh, s.stride[1], s.pad[1], s.dil[1], s.in[1], &ih)) continue;
-                  const T* in_row = in_g + ((ic * s.in[0] + id) * s.in[1] + ih) * IW;
-                  const T* w_row = w_oc + ic * w_ic_stride + (kd * s.k[1] + kh) * s.k[2];
-                  for (int64_t kw = 0; kw < s.k[2]; ++kw) {
-                    const Acc wv = static_cast<Acc>(w_row[kw]);
-                    // Outputs ow with ow + off = iw * sw for a valid iw.
-                    const int64_t off = pw - kw * dw;
-                    int64_t ow = ow0 + off < 0 ? -off : ow0;
-                    const int64_t rem = (ow + off) % sw;
-                    if (rem != 0) ow += sw - rem;
-                    const int64_t end_by_input = (IW - 1) * sw - off + 1;
-                    const int64_t end = ow0 + len < end_by_input ? ow0 + len : end_by_input;
-                    for (int64_t iw = (ow + off) / sw; ow < end; ow += sw, ++iw) {
-                      acc[ow - ow0] =
-                          acc_add(acc[ow - ow0], acc_mul(wv, static_cast<Acc>(in_row[iw])));
-                    }
-                  }
-                }
-              }
-            }
-            for (int64_t j = 0; j < len; ++j) out_row[ow0 + j] = static_cast<T>(acc[j]);
+          for (int64_t ow0 = 0; ow0 < s.out[2]; ow0 += kStrip) {
+            conv_transposed_strip(s, in_g, w_oc, ocpg * s.k_volume(), b, out_c, od, oh, ow0,
+                                  s.out[2] - ow0 < kStrip ? s.out[2] - ow0 : kStrip);
           }
         }
       }
@@ -288,6 +353,7 @@ void convolution_out(KernelContext& ctx, const Tensor& input, const Tensor& weig
   const int n = input.dim() - 2;
   for (int i = 0; i < n; ++i) sizes[2 + i] = s.out[3 - n + i];
   if (!resize_output(ctx, out, Span<const int64_t>(sizes, input.dim()), kOp)) return;
+  flatten_pointwise(&s);
   EMBER_SWITCH_REAL_TYPES(input.scalar_type(), return nn::fail_dtype(ctx, kOp, input.scalar_type()),
     const CTYPE* b = bias != nullptr ? bias->const_data_ptr<CTYPE>() : nullptr;
     if (transposed) {

@@ -10,7 +10,12 @@ namespace {
 using shape::view_of;
 
 // c10::MemoryFormat, as programs carry it.
-enum class MemoryFormat : int64_t { Contiguous = 0, Preserve = 1, ChannelsLast = 2, ChannelsLast3d = 3 };
+enum class MemoryFormat : int64_t {
+  Contiguous = 0,
+  Preserve = 1,
+  ChannelsLast = 2,
+  ChannelsLast3d = 3,
+};
 
 bool has_dim_order(const Tensor& t, const DimOrderType* order) {
   for (int i = 0; i < t.dim(); ++i) {
@@ -30,7 +35,9 @@ bool check_memory_format(KernelContext& ctx, const char* op, std::optional<int64
   switch (static_cast<MemoryFormat>(requested)) {
     case MemoryFormat::Preserve: break;
     case MemoryFormat::Contiguous: ok = out.is_contiguous_dim_order(); break;
-    case MemoryFormat::ChannelsLast: ok = out.dim() == 4 && has_dim_order(out, kChannelsLast); break;
+    case MemoryFormat::ChannelsLast:
+      ok = out.dim() == 4 && has_dim_order(out, kChannelsLast);
+      break;
     case MemoryFormat::ChannelsLast3d:
       ok = out.dim() == 5 && has_dim_order(out, kChannelsLast3d);
       break;

@@ -130,8 +130,8 @@ void split_copy_tensor_out(KernelContext& ctx, const Tensor& self, int64_t split
   EMBER_KERNEL_CHECK(ctx, split_size > 0 || (split_size == 0 && size == 0),
                      "%s: invalid split size %lld for a dim of size %lld", kOp,
                      static_cast<long long>(split_size), static_cast<long long>(size));
-  const int64_t chunks = split_size == 0 ? 1 : (size + split_size - 1) / split_size;
-  const int64_t expected = chunks > 0 ? chunks : 1;
+  // An empty dim still gives one (empty) piece.
+  const int64_t expected = size == 0 ? 1 : (size - 1) / split_size + 1;
   EMBER_KERNEL_CHECK(ctx, static_cast<int64_t>(out.size()) == expected,
                      "%s: %zu outputs given, the split makes %lld", kOp, out.size(),
                      static_cast<long long>(expected));
@@ -210,7 +210,7 @@ void repeat_out(KernelContext& ctx, const Tensor& self, IntArrayRef repeats, Ten
 }
 
 void constant_pad_nd_out(KernelContext& ctx, const Tensor& self, IntArrayRef pad,
-                         const Scalar& value, Tensor& out) {
+                         Scalar value, Tensor& out) {
   constexpr const char* kOp = "constant_pad_nd";
   EMBER_KERNEL_CHECK(ctx, pad.size() % 2 == 0 && pad.size() / 2 <= static_cast<size_t>(self.dim()),
                      "%s: %zu pad values for a rank-%d input", kOp, pad.size(), self.dim());
@@ -311,7 +311,7 @@ void roll_out(KernelContext& ctx, const Tensor& self, IntArrayRef shifts, IntArr
                      scalar_type_name(out.scalar_type()), scalar_type_name(self.scalar_type()));
   if (!resize_output(ctx, out, self.sizes(), kOp)) return;
   StridedView src = view_of(self), dst = view_of(out);
-  int64_t shift[kMaxViewDimsForRoll] = {};
+  int64_t shift[kTensorDimensionLimit] = {};
   if (dims.size() == 0) {
     // No dims: roll the flattened tensor, i.e. memory order when contiguous.
     EMBER_KERNEL_CHECK(ctx, shifts.size() == 1, "%s: expects one shift without dims, got %zu",

@@ -14,28 +14,38 @@ using nn::acc_mul;
 using nn::acc_t;
 
 // c[n, p] = epilogue(i, j, sum_k a[i, k] * b[k, j]) for row-major a [n, k] and
-// b [k, p]. Each output row is built a strip at a time in an accumulator on
-// the stack: the inner loop then runs over contiguous rows of b, and 16-bit
-// types still sum in float.
+// b [k, p]. Output is built kRows rows by a strip of columns at a time in
+// accumulators on the stack: the inner loop runs over a contiguous row of b,
+// each row of b is loaded once for kRows rows of a, and 16-bit types still
+// sum in float.
+constexpr int64_t kRows = 4;
+constexpr int64_t kStrip = 256;
+
 template <typename T, typename Epilogue>
 void gemm(const T* a, const T* b, int64_t n, int64_t k, int64_t p, T* c, Epilogue epilogue) {
   using Acc = acc_t<T>;
-  constexpr int64_t kStrip = 256;
-  Acc acc[kStrip];
-  for (int64_t i = 0; i < n; ++i) {
-    const T* a_row = a + i * k;
+  Acc acc[kRows][kStrip];
+  for (int64_t i0 = 0; i0 < n; i0 += kRows) {
+    const int64_t rows = n - i0 < kRows ? n - i0 : kRows;
     for (int64_t j0 = 0; j0 < p; j0 += kStrip) {
       const int64_t len = p - j0 < kStrip ? p - j0 : kStrip;
-      for (int64_t j = 0; j < len; ++j) acc[j] = 0;
+      for (int64_t r = 0; r < rows; ++r) {
+        for (int64_t j = 0; j < len; ++j) acc[r][j] = 0;
+      }
       for (int64_t kk = 0; kk < k; ++kk) {
-        const Acc av = static_cast<Acc>(a_row[kk]);
         const T* b_row = b + kk * p + j0;
-        for (int64_t j = 0; j < len; ++j) {
-          acc[j] = acc_add(acc[j], acc_mul(av, static_cast<Acc>(b_row[j])));
+        for (int64_t r = 0; r < rows; ++r) {
+          const Acc av = static_cast<Acc>(a[(i0 + r) * k + kk]);
+          Acc* dst = acc[r];
+          for (int64_t j = 0; j < len; ++j) {
+            dst[j] = acc_add(dst[j], acc_mul(av, static_cast<Acc>(b_row[j])));
+          }
         }
       }
-      T* c_row = c + i * p + j0;
-      for (int64_t j = 0; j < len; ++j) c_row[j] = epilogue(i, j0 + j, acc[j]);
+      for (int64_t r = 0; r < rows; ++r) {
+        T* c_row = c + (i0 + r) * p + j0;
+        for (int64_t j = 0; j < len; ++j) c_row[j] = epilogue(i0 + r, j0 + j, acc[r][j]);
+      }
     }
   }
 }

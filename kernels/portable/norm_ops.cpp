@@ -110,22 +110,28 @@ bool batch_norm_shape(KernelContext& ctx, const char* op, const Tensor& in, Batc
   return true;
 }
 
-// Normalizes each channel with the given mean and inverse std (one per channel).
-template <typename T, typename StatFn>
-void batch_norm_apply(const BatchNormShape& s, const Tensor& in, const Tensor* weight,
-                      const Tensor* bias, StatFn stats, Tensor& out) {
+// Normalizes channel c of every sample: y = (x - mean) * invstd * weight + bias,
+// folded into one multiply-add per element.
+template <typename T>
+void normalize_channel(const BatchNormShape& s, const T* x, T* y, int64_t c, double mean,
+                       double invstd, const Tensor* weight, const Tensor* bias) {
   using Acc = acc_t<T>;
-  const T* x = in.const_data_ptr<T>();
-  T* y = out.mutable_data_ptr<T>();
+  const double scale = read_param(weight, c, 1.0) * invstd;
+  const double shift = read_param(bias, c, 0.0) - mean * scale;
+  for (int64_t b = 0; b < s.n; ++b) {
+    const int64_t off = (b * s.c + c) * s.inner;
+    affine(x + off, y + off, s.inner, static_cast<Acc>(scale), static_cast<Acc>(shift));
+  }
+}
+
+template <typename T>
+void batch_norm_eval(const BatchNormShape& s, const Tensor& in, const Tensor* weight,
+                     const Tensor* bias, const Tensor& running_mean, const Tensor& running_var,
+                     double eps, Tensor& out) {
   for (int64_t c = 0; c < s.c; ++c) {
-    double mean = 0, invstd = 0;
-    stats(c, &mean, &invstd);
-    const double scale = read_param(weight, c, 1.0) * invstd;
-    const double shift = read_param(bias, c, 0.0) - mean * scale;
-    for (int64_t b = 0; b < s.n; ++b) {
-      const int64_t off = (b * s.c + c) * s.inner;
-      affine(x + off, y + off, s.inner, static_cast<Acc>(scale), static_cast<Acc>(shift));
-    }
+    const double invstd = 1.0 / std::sqrt(read_param(running_var, c) + eps);
+    normalize_channel(s, in.const_data_ptr<T>(), out.mutable_data_ptr<T>(), c,
+                      read_param(running_mean, c), invstd, weight, bias);
   }
 }
 
@@ -148,12 +154,8 @@ void batch_norm_inference(KernelContext& ctx, const char* op, const Tensor& in,
       !resize_output(ctx, save_invstd, Span<const int64_t>(empty, 1), op)) {
     return;
   }
-  auto stats = [&](int64_t c, double* mean, double* invstd) {
-    *mean = read_param(running_mean, c);
-    *invstd = 1.0 / std::sqrt(read_param(running_var, c) + eps);
-  };
   EMBER_SWITCH_FLOAT_TYPES(in.scalar_type(), return nn::fail_dtype(ctx, op, in.scalar_type()),
-                           batch_norm_apply<CTYPE>(s, in, weight, bias, stats, out));
+    batch_norm_eval<CTYPE>(s, in, weight, bias, running_mean, running_var, eps, out));
 }
 
 // Training: batch statistics, saved per channel, and optionally folded into
@@ -186,18 +188,16 @@ void batch_norm_train(const BatchNormShape& s, const Tensor& in, const Tensor* w
     write_param(save_mean, c, static_cast<double>(mean));
     write_param(save_invstd, c, invstd);
     if (running_mean != nullptr) {
+      const double batch_mean = static_cast<double>(mean);
+      const double unbiased = static_cast<double>(ssd) / static_cast<double>(count - 1);
       write_param(*running_mean, c,
-                  (1 - momentum) * read_param(*running_mean, c) + momentum * static_cast<double>(mean));
-      const double unbiased = count > 1 ? static_cast<double>(ssd) / static_cast<double>(count - 1)
-                                        : static_cast<double>(NAN);
-      write_param(*running_var, c, (1 - momentum) * read_param(*running_var, c) + momentum * unbiased);
+                  (1 - momentum) * read_param(*running_mean, c) + momentum * batch_mean);
+      write_param(*running_var, c,
+                  (1 - momentum) * read_param(*running_var, c) + momentum * unbiased);
     }
+    normalize_channel(s, x, out.mutable_data_ptr<T>(), c, static_cast<double>(mean), invstd,
+                      weight, bias);
   }
-  auto stats = [&](int64_t c, double* mean, double* inv) {
-    *mean = read_param(save_mean, c);
-    *inv = read_param(save_invstd, c);
-  };
-  batch_norm_apply<T>(s, in, weight, bias, stats, out);
 }
 
 void batch_norm_training(KernelContext& ctx, const char* op, const Tensor& in,
@@ -363,8 +363,10 @@ void group_norm_out(KernelContext& ctx, const Tensor& input, const Tensor* weigh
                     const Tensor* bias, int64_t N, int64_t C, int64_t HxW, int64_t group,
                     double eps, Tensor& out0, Tensor& out1, Tensor& out2) {
   const char* op = "native_group_norm.out";
+  int64_t spatial = 1;
+  for (int d = 2; d < input.dim(); ++d) spatial *= input.size(d);
   EMBER_KERNEL_CHECK(ctx, input.dim() >= 2 && input.size(0) == N && input.size(1) == C &&
-                              N >= 0 && C >= 0 && HxW >= 0 && input.numel() == N * C * HxW,
+                              spatial == HxW,
                      "%s: input does not have shape [N=%lld, C=%lld, HxW=%lld]", op,
                      static_cast<long long>(N), static_cast<long long>(C),
                      static_cast<long long>(HxW));

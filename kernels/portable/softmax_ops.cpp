@@ -28,9 +28,11 @@ void softmax_impl(const nn::DimSplit& s, const IN* in, OUT* out) {
         sum += std::exp(static_cast<Acc>(x[k * s.inner]) - m);
       }
       if constexpr (kLog) {
-        const Acc shift = m + std::log(sum);
+        // (x - m) - log(sum), not x - (m + log(sum)): m may be large and would
+        // swallow the small log term.
+        const Acc log_sum = std::log(sum);
         for (int64_t k = 0; k < s.size; ++k) {
-          y[k * s.inner] = static_cast<OUT>(static_cast<Acc>(x[k * s.inner]) - shift);
+          y[k * s.inner] = static_cast<OUT>((static_cast<Acc>(x[k * s.inner]) - m) - log_sum);
         }
       } else {
         const Acc inv = Acc(1) / sum;
@@ -50,7 +52,8 @@ void softmax_out(KernelContext& ctx, const char* op, const Tensor& in, int64_t d
                      "%s: dim %lld is out of range for a tensor of rank %d", op,
                      static_cast<long long>(dim), in.dim());
   const ScalarType in_type = in.scalar_type();
-  const bool widen = half_to_float && (in_type == ScalarType::Half || in_type == ScalarType::BFloat16);
+  const bool widen =
+      half_to_float && (in_type == ScalarType::Half || in_type == ScalarType::BFloat16);
   EMBER_KERNEL_CHECK(ctx, !half_to_float || widen,
                      "%s: half_to_float needs a Half or BFloat16 input, not %s", op,
                      scalar_type_name(in_type));
@@ -64,11 +67,13 @@ void softmax_out(KernelContext& ctx, const char* op, const Tensor& in, int64_t d
   const nn::DimSplit s = nn::split_at_dim(in, d);
   if (widen) {
     EMBER_SWITCH_FLOAT_TYPES(in_type, return nn::fail_dtype(ctx, op, in_type),
-      softmax_impl<CTYPE, float, kLog>(s, in.const_data_ptr<CTYPE>(), out.mutable_data_ptr<float>()));
+      softmax_impl<CTYPE, float, kLog>(s, in.const_data_ptr<CTYPE>(),
+                                       out.mutable_data_ptr<float>()));
     return;
   }
   EMBER_SWITCH_FLOAT_TYPES(in_type, return nn::fail_dtype(ctx, op, in_type),
-    softmax_impl<CTYPE, CTYPE, kLog>(s, in.const_data_ptr<CTYPE>(), out.mutable_data_ptr<CTYPE>()));
+    softmax_impl<CTYPE, CTYPE, kLog>(s, in.const_data_ptr<CTYPE>(),
+                                     out.mutable_data_ptr<CTYPE>()));
 }
 
 void softmax(KernelContext& ctx, const Tensor& self, int64_t dim, bool half_to_float, Tensor& out) {

@@ -35,9 +35,6 @@ using math_t = std::conditional_t<is_reduced_float_v<T>, float, T>;
 template <typename T>
 constexpr ScalarType dtype_of_v = CppTypeToScalarType<T>::value;
 
-template <typename T>
-constexpr bool is_float_math_v = std::is_floating_point_v<T>;
-
 // A float that does not fit the integer type saturates (NaN gives 0) instead
 // of being undefined behaviour; PyTorch never asks for such a value, but a
 // kernel must not invoke UB on any input. Narrow integers wrap through int64
@@ -496,6 +493,15 @@ inline bool check_can_cast(KernelContext& ctx, const char* op, ScalarType result
   return true;
 }
 
+// Whether a str argument equals `s`.
+inline bool string_equals(StringView view, const char* s) {
+  size_t i = 0;
+  for (; s[i] != '\0'; ++i) {
+    if (i >= view.size() || view[i] != s[i]) return false;
+  }
+  return i == view.size();
+}
+
 // ---------------------------------------------------------------------------
 // Op drivers: validation, promotion, resizing and dispatch shared by the ops
 
@@ -610,14 +616,29 @@ bool compare_op(KernelContext& ctx, const char* op, const Operand& a, const Oper
   return ok;
 }
 
-// out = fn(in), computed in unary_result_type(in, promotion) and written as
-// out's dtype.
+// Fails unless `out` has exactly dtype `expected` (torch's rule for ops that
+// keep their input's dtype, e.g. neg, relu, clamp, where).
+inline bool check_out_dtype(KernelContext& ctx, const char* op, ScalarType expected,
+                            const Tensor& out) {
+  if (out.scalar_type() != expected) {
+    ctx.fail(Error::InvalidArgument, "%s: expected an output of dtype %s, got %s", op,
+             scalar_type_name(expected), scalar_type_name(out.scalar_type()));
+    return false;
+  }
+  return true;
+}
+
+// out = fn(in), computed in unary_result_type(in, promotion). As in torch, an
+// op that keeps its dtype (kDefault) needs out of the same dtype; a float op
+// may write any dtype the result casts to.
 template <unsigned kSet, typename MakeFn>
 bool unary_op(KernelContext& ctx, const char* op, const Tensor& in, Tensor& out,
               Promotion promotion, MakeFn&& make_fn) {
   const ScalarType compute = unary_result_type(in, promotion);
-  if (!check_can_cast(ctx, op, compute, out) ||
-      !resize_output(ctx, out, in.sizes(), op)) {
+  const bool dtype_ok = promotion == Promotion::kDefault
+                            ? check_out_dtype(ctx, op, compute, out)
+                            : check_can_cast(ctx, op, compute, out);
+  if (!dtype_ok || !resize_output(ctx, out, in.sizes(), op)) {
     return false;
   }
   bool ok = false;
@@ -629,7 +650,7 @@ bool unary_op(KernelContext& ctx, const char* op, const Tensor& in, Tensor& out,
 }
 
 // out = pred(in) for a predicate computed in in's dtype (isnan, logical_not, ...);
-// the bool result is written as out's dtype.
+// the bool result is written as out's dtype (callers that need Bool check it).
 template <unsigned kSet, typename MakeFn>
 bool unary_predicate_op(KernelContext& ctx, const char* op, const Tensor& in, Tensor& out,
                         MakeFn&& make_fn) {
