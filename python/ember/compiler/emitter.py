@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import operator
+import os
 import re
 import warnings
 from dataclasses import dataclass, field
@@ -106,14 +107,17 @@ class EmittedProgram:
     instructions: list[InstructionInfo] = field(default_factory=list)
 
 
+_TORCH_DIR = os.path.dirname(torch.__file__)
+
+
 def _last_frame(stack_trace: str | None) -> tuple[str, int, str, str]:
-    """(file, line, function, source text) of the innermost user frame."""
-    if not stack_trace:
+    """(file, line, function, source text) of the innermost frame in the
+    user's code, skipping torch's own modules (nn.Linear.forward, ...)."""
+    frames = re.findall(r'File "([^"]+)", line (\d+), in (\S+)\n\s*(.*)', stack_trace or "")
+    user_frames = [f for f in frames if not f[0].startswith(_TORCH_DIR)]
+    if not user_frames:
         return "", 0, "", ""
-    frames = re.findall(r'File "([^"]+)", line (\d+), in (\S+)\n\s*(.*)', stack_trace)
-    if not frames:
-        return "", 0, "", ""
-    filename, lineno, name, source = frames[-1]
+    filename, lineno, name, source = user_frames[-1]
     return filename, int(lineno), name, source.strip()
 
 
