@@ -387,8 +387,15 @@ class _Emitter:
             raise ExportError(f"{what}: {len(fakes)} results but {len(outs)} out arguments")
         out_ids = [self._tensor_value(f, what, planned=True) for f in fakes]
         self.node_values[node] = out_ids if isinstance(fake, (tuple, list)) else out_ids[0]
-        # Returns follow the arguments, as ExecuTorch's emitter writes them.
-        self._kernel_call(node, kernel_name(out_op), [*args, *out_ids, *out_ids])
+        # The returns follow the arguments, as ExecuTorch writes them: the out
+        # tensor again, or one list of all outs for a multi-output op.
+        if len(out_ids) == 1:
+            returns = out_ids
+        else:
+            payload = TensorListT()
+            payload.items = out_ids
+            returns = [self._add_value(KernelTypes.TensorList, payload)]
+        self._kernel_call(node, kernel_name(out_op), [*args, *out_ids, *returns])
 
     # --- the graph ----------------------------------------------------------
 

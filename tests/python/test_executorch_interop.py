@@ -1,0 +1,84 @@
+"""Ember and ExecuTorch read each other's .pte files (both directions).
+
+ExecuTorch is a test peer only: Ember's own code never imports it.
+"""
+
+import pytest
+import torch
+from conftest import assert_matches_eager
+
+import ember
+from examples import models
+
+import executorch.exir as executorch_exir  # noqa: E402  (installed by make setup)
+from executorch.runtime import Runtime  # noqa: E402
+
+CASES = {
+    "mlp": (models.MLP, lambda: (torch.randn(4, 64),)),
+    "mobilenet_v2": (models.MobileNetV2, lambda: (torch.randn(1, 3, 64, 64),)),
+    "resnet18": (models.ResNet18, lambda: (torch.randn(1, 3, 64, 64),)),
+    "transformer_block": (models.TransformerBlock, lambda: (torch.randint(0, 1000, (2, 16)),)),
+}
+
+
+def _executorch_program(model, inputs) -> bytes:
+    """The portable flow of ExecuTorch: to_edge then to_executorch, no delegates."""
+    exported = torch.export.export(model, inputs)
+    return executorch_exir.to_edge(exported).to_executorch().buffer
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_executorch_file_runs_on_ember(name, tmp_pte):
+    factory, make_inputs = CASES[name]
+    model = models.seeded(factory)
+    torch.manual_seed(7)
+    inputs = make_inputs()
+    with open(tmp_pte, "wb") as f:
+        f.write(_executorch_program(model, inputs))
+    with torch.no_grad():
+        expected = model(*inputs)
+    assert_matches_eager(ember.runtime.load(tmp_pte).forward(*inputs), expected)
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_ember_file_runs_on_executorch(name):
+    factory, make_inputs = CASES[name]
+    model = models.seeded(factory)
+    torch.manual_seed(7)
+    inputs = make_inputs()
+    program = ember.export(model, inputs)
+    method = Runtime.get().load_program(program.buffer).load_method("forward")
+    with torch.no_grad():
+        expected = model(*inputs)
+    assert_matches_eager(method.execute(list(inputs))[0], expected)
+
+
+@pytest.mark.parametrize(
+    "module, inputs",
+    [
+        (torch.nn.BatchNorm2d(3), (torch.randn(1, 3, 8, 8),)),
+        (torch.nn.MaxPool2d(3, 2, 1), (torch.randn(1, 3, 8, 8),)),
+        (torch.nn.LayerNorm(8), (torch.randn(2, 8),)),
+    ],
+    ids=["batch_norm", "max_pool", "layer_norm"],
+)
+def test_multi_output_ops_return_a_tensor_list(module, inputs):
+    """Regression: ExecuTorch's kernels write a multi-output op's results into
+    one trailing TensorList value; Ember once repeated each out tensor, which
+    ExecuTorch rejected with InvalidProgram."""
+    module = module.eval()
+    program = ember.export(module, inputs)
+    method = Runtime.get().load_program(program.buffer).load_method("forward")
+    with torch.no_grad():
+        assert_matches_eager(method.execute(list(inputs))[0], module(*inputs))
+
+
+def test_dynamic_batch_file_runs_on_executorch():
+    model = models.seeded(models.MLP)
+    batch = torch.export.Dim("batch", min=1, max=8)
+    program = ember.export(model, (torch.randn(4, 64),), dynamic_shapes=({0: batch},))
+    method = Runtime.get().load_program(program.buffer).load_method("forward")
+    for size in (1, 8):
+        x = torch.randn(size, 64)
+        with torch.no_grad():
+            assert_matches_eager(method.execute([x])[0], model(x))
