@@ -1,0 +1,101 @@
+"""Writes the golden .pte files under tests/compat/ (run only when the format changes).
+
+Each golden is a program plus its inputs and expected outputs (eager PyTorch),
+named by the format version and who wrote it. tests/python/test_compat.py
+loads every one on every test run, so no change can silently break old files.
+Never regenerate an existing golden: add new ones next to it.
+
+    .venv/bin/python tools/make_golden.py [--executorch]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+import numpy as np
+import torch
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+import ember  # noqa: E402
+from examples import models  # noqa: E402
+
+OUT = os.path.join(ROOT, "tests", "compat")
+
+
+class TinyConvNet(torch.nn.Module):
+    """Conv, batch norm, pooling, a residual add and a linear head: the
+    common op families in a file of a few KiB."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.bn = torch.nn.BatchNorm2d(8)
+        self.pool = torch.nn.MaxPool2d(2)
+        self.fc = torch.nn.Linear(8, 5)
+
+    def forward(self, x):
+        y = self.pool(torch.relu(self.bn(self.conv(x))))
+        y = y + y.mean(dim=(2, 3), keepdim=True)
+        return torch.softmax(self.fc(y.mean(dim=(2, 3))), dim=-1)
+
+
+def _tiny_mlp():
+    return models.seeded(lambda: models.MLP(in_features=8, hidden=16, out_features=4))
+
+
+def _tiny_transformer():
+    return models.seeded(lambda: models.TransformerBlock(vocab=50, d_model=16, heads=2, ff=32,
+                                                         max_len=8))
+
+
+def _save(name: str, buffer: bytes, model: torch.nn.Module, inputs: list[torch.Tensor]) -> None:
+    with open(os.path.join(OUT, f"{name}.pte"), "wb") as f:
+        f.write(buffer)
+    with torch.no_grad():
+        expected = model(*inputs)
+    np.savez(os.path.join(OUT, f"{name}.npz"),
+             **{f"input_{i}": x.numpy() for i, x in enumerate(inputs)},
+             expected_0=expected.numpy())
+    print(f"wrote {name}.pte ({len(buffer)} bytes)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--executorch", action="store_true",
+                        help="also write goldens with ExecuTorch's exporter (a test peer)")
+    args = parser.parse_args()
+    os.makedirs(OUT, exist_ok=True)
+    torch.manual_seed(0)
+
+    x = torch.randn(3, 8)
+    mlp = _tiny_mlp()
+    _save("et12_v0_ember_mlp", ember.export(mlp, (x,)).buffer, mlp, [x])
+
+    batch = torch.export.Dim("batch", min=1, max=8)
+    program = ember.export(mlp, (x,), dynamic_shapes=({0: batch},))
+    _save("et12_v0_ember_mlp_dynamic_batch", program.buffer, mlp, [torch.randn(5, 8)])
+
+    conv = models.seeded(TinyConvNet)
+    image = torch.randn(1, 3, 8, 8)
+    _save("et12_v0_ember_convnet", ember.export(conv, (image,)).buffer, conv, [image])
+
+    transformer = _tiny_transformer()
+    tokens = torch.randint(0, 50, (2, 6))
+    _save("et12_v0_ember_transformer", ember.export(transformer, (tokens,)).buffer, transformer,
+          [tokens])
+
+    if args.executorch:
+        from executorch.exir import to_edge
+
+        for name, model, inputs in [("mlp", mlp, [x]), ("convnet", conv, [image])]:
+            exported = torch.export.export(model, tuple(inputs))
+            buffer = to_edge(exported).to_executorch().buffer
+            _save(f"et12_v0_executorch_1_5_1_{name}", buffer, model, inputs)
+
+
+if __name__ == "__main__":
+    main()
