@@ -159,6 +159,15 @@ void amin_out(KernelContext& ctx, const Tensor& self, IntArrayRef dim, bool keep
   extreme_reduce<false>(ctx, "amin.out", self, dim, keepdim, out);
 }
 
+// max(x) and min(x) over all elements: amax/amin with every dim reduced.
+void max_unary_out(KernelContext& ctx, const Tensor& self, Tensor& out) {
+  extreme_reduce<true>(ctx, "max.unary_out", self, IntArrayRef(), /*keepdim=*/false, out);
+}
+
+void min_unary_out(KernelContext& ctx, const Tensor& self, Tensor& out) {
+  extreme_reduce<false>(ctx, "min.unary_out", self, IntArrayRef(), /*keepdim=*/false, out);
+}
+
 // ---------------------------------------------------------------------------
 // any, all: true for non-zero (NaN included). The result is Bool, or Byte
 // (PyTorch keeps uint8 for uint8 inputs and accepts a uint8 out for any input).
@@ -418,6 +427,8 @@ void cumsum_out(KernelContext& ctx, const Tensor& self, int64_t dim, std::option
 }  // namespace
 
 EMBER_REGISTER_KERNEL("aten::sum.IntList_out", sum_dim_out);
+EMBER_REGISTER_KERNEL("aten::max.unary_out", max_unary_out);
+EMBER_REGISTER_KERNEL("aten::min.unary_out", min_unary_out);
 EMBER_REGISTER_KERNEL("aten::sum.out", sum_out);
 EMBER_REGISTER_KERNEL("aten::mean.out", mean_dim_out);
 EMBER_REGISTER_KERNEL("aten::mean.dtype_out", mean_dtype_out);

@@ -38,6 +38,8 @@ from ember.fb.FrameList import FrameListT
 from ember.fb.Instruction import InstructionT
 from ember.fb.InstructionArguments import InstructionArguments
 from ember.fb.Int import IntT
+from ember.fb.JumpFalseCall import JumpFalseCallT
+from ember.fb.MoveCall import MoveCallT
 from ember.fb.IntList import IntListT
 from ember.fb.KernelCall import KernelCallT
 from ember.fb.KernelTypes import KernelTypes
@@ -136,6 +138,7 @@ class _Emitter:
         self.tensor_values: dict[int, TensorT] = {}
         self.null_value: int | None = None
         self.folded: dict[Node, torch.Tensor] = {}  # nodes computed at export time
+        self.moves: list[tuple[int, int]] = []  # (source, target) of MoveCalls
         self.ranges = dict(program.range_constraints)
 
     # --- values -------------------------------------------------------------
@@ -237,6 +240,13 @@ class _Emitter:
             return value_id
         if isinstance(schema_type, torch._C.ListType):
             return self._list_arg(list(value), schema_type.getElementType(), what)
+        if isinstance(schema_type, torch._C.TensorType) and isinstance(value, (bool, int, float)):
+            # A Python number where the schema wants a tensor (mul.Tensor(x, 2)
+            # in a cond branch): a 0-d constant, which like PyTorch's wrapped
+            # numbers only raises the type category in promotion.
+            dtype = (torch.bool if isinstance(value, bool)
+                     else torch.int64 if isinstance(value, int) else torch.get_default_dtype())
+            return self._constant_value(torch.tensor(value, dtype=dtype))
         if isinstance(value, bool):
             payload = BoolT()
             payload.boolVal = value
@@ -309,6 +319,9 @@ class _Emitter:
         instruction = InstructionT()
         instruction.instrArgsType = InstructionArguments.KernelCall
         instruction.instrArgs = call
+        self._append(node, instruction, name)
+
+    def _append(self, node: Node, instruction: InstructionT, name: str) -> None:
         filename, lineno, function, source = _last_frame(node.meta.get("stack_trace"))
         frame = FrameT()
         frame.filename, frame.lineno, frame.name, frame.context = filename, lineno, node.name, source
@@ -425,32 +438,14 @@ class _Emitter:
                     raise ExportError(f"input {node.name}: no data for {spec.target}")
                 self.folded[node] = constants[spec.target]
 
-        output_ids: list[int] = []
-        for node in program.graph.nodes:
-            if node.op == "call_function":
-                target = node.target
-                if target in _NO_OP_TARGETS:
-                    continue
-                if target is operator.getitem:
-                    source, index = node.args
-                    self.node_values[node] = self.node_values[source][index]
-                elif target in _SYM_SIZE_OPS:
-                    self._emit_sym_op(node, _SYM_SIZE_OPS[target])
-                elif target in _SYM_OPS:
-                    self._emit_sym_op(node, _SYM_OPS[target])
-                elif isinstance(target, torch._ops.OpOverload):
-                    if not self._fold(node):
-                        self._emit_op(node)
-                else:
-                    raise ExportError(f"{node.name}: {target} is not supported yet")
-            elif node.op == "output":
-                for result in node.args[0]:
-                    output_ids.append(self._output(result))
+        results = self._emit_graph(program.graph)
+        output_ids = [self._output(result) for result in results]
 
         end = len(self.instructions)
         for value_id in output_ids:
             if value_id in self.planned:
                 self.planned[value_id].end = end
+        self._extend_moved_lifetimes()
         plan = memory_planning.plan(list(self.planned.values()))
         for value_id, offset in plan.offsets.items():
             details = AllocationDetailsT()
@@ -480,6 +475,98 @@ class _Emitter:
         execution_plan.delegates = []
         execution_plan.nonConstBufferSizes = [0, plan.arena_size]
         return EmittedProgram(execution_plan, self.constants, plan, self.infos)
+
+    def _emit_graph(self, graph: torch.fx.Graph) -> list[Any]:
+        """Emits the call_function nodes of `graph`; returns its outputs."""
+        for node in graph.nodes:
+            if node.op != "call_function":
+                if node.op == "output":
+                    return list(node.args[0])
+                continue
+            target = node.target
+            if target in _NO_OP_TARGETS:
+                continue
+            if target is operator.getitem:
+                source, index = node.args
+                self.node_values[node] = self.node_values[source][index]
+            elif target in _SYM_SIZE_OPS:
+                self._emit_sym_op(node, _SYM_SIZE_OPS[target])
+            elif target in _SYM_OPS:
+                self._emit_sym_op(node, _SYM_OPS[target])
+            elif target is torch.ops.higher_order.cond:
+                self._emit_cond(node)
+            elif isinstance(target, torch._ops.OpOverload):
+                if not self._fold(node):
+                    self._emit_op(node)
+            else:
+                raise ExportError(f"{node.name}: {target} is not supported yet")
+        return []
+
+    # --- control flow -------------------------------------------------------
+
+    def _jump_if_false(self, node: Node, condition: int) -> InstructionT:
+        jump = JumpFalseCallT()
+        jump.condValueIndex = condition
+        jump.destinationInstruction = -1  # patched once the target is known
+        instruction = InstructionT()
+        instruction.instrArgsType = InstructionArguments.JumpFalseCall
+        instruction.instrArgs = jump
+        self._append(node, instruction, "jump_false")
+        return instruction
+
+    def _move(self, node: Node, source: int, target: int) -> None:
+        move = MoveCallT()
+        move.moveFrom = source
+        move.moveTo = target
+        instruction = InstructionT()
+        instruction.instrArgsType = InstructionArguments.MoveCall
+        instruction.instrArgs = move
+        self._append(node, instruction, "move")
+        self._use(source)
+        self.moves.append((source, target))
+
+    def _emit_cond(self, node: Node) -> None:
+        """torch.cond as jumps: test, true branch, jump over, false branch.
+        Each branch moves its results into the cond's output values."""
+        predicate, true_graph, false_graph, operands = node.args
+        what = f"{node.name} (cond)"
+        condition = self._arg(predicate, torch._C.BoolType.get(), what)
+        fakes = node.meta["val"]
+        # Planned like any tensor (a file without data for a tensor is
+        # rejected); after the branch runs, the move makes them alias its results.
+        outputs = [self._tensor_value(f, what, planned=True) for f in fakes]
+        self.node_values[node] = outputs
+        skip_true = self._jump_if_false(node, condition)
+        self._emit_branch(node, true_graph, operands, outputs)
+        payload = BoolT()
+        payload.boolVal = False
+        always = self._add_value(KernelTypes.Bool, payload)
+        skip_false = self._jump_if_false(node, always)
+        skip_true.instrArgs.destinationInstruction = len(self.instructions)
+        self._emit_branch(node, false_graph, operands, outputs)
+        skip_false.instrArgs.destinationInstruction = len(self.instructions)
+
+    def _emit_branch(self, node: Node, graph_node: Node, operands: Any, outputs: list[int]) -> None:
+        # Resolve in the module that owns the graph: nested conds name their
+        # branches relative to the enclosing branch.
+        module = getattr(graph_node.graph.owning_module, graph_node.target)
+        placeholders = [n for n in module.graph.nodes if n.op == "placeholder"]
+        for placeholder, operand in zip(placeholders, operands):
+            if operand in self.folded and operand not in self.node_values:
+                self.folded[placeholder] = self.folded[operand]
+            else:
+                self.node_values[placeholder] = self._node_value(operand)
+        results = self._emit_graph(module.graph)
+        for result, output in zip(results, outputs):
+            self._move(node, self._node_value(result), output)
+
+    def _extend_moved_lifetimes(self) -> None:
+        """A moved-into value aliases its source's memory, so the source must
+        stay alive as long as the value it was moved into is used."""
+        for source, target in reversed(self.moves):  # outer conds first
+            if source in self.planned and target in self.planned:
+                lifetime = self.planned[source]
+                lifetime.end = max(lifetime.end, self.planned[target].end)
 
     def _output(self, result: Any) -> int:
         if not isinstance(result, Node):
