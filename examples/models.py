@@ -44,7 +44,7 @@ class ConvBNReLU(nn.Sequential):
 class InvertedResidual(nn.Module):
     def __init__(self, in_ch: int, out_ch: int, stride: int, expand_ratio: int):
         super().__init__()
-        hidden = int(round(in_ch * expand_ratio))
+        hidden = round(in_ch * expand_ratio)
         self.use_residual = stride == 1 and in_ch == out_ch
         layers: list[nn.Module] = []
         if expand_ratio != 1:

@@ -20,8 +20,9 @@ import torch
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-import ember  # noqa: E402
-from examples import models  # noqa: E402
+import ember
+
+from examples import models
 
 OUT = os.path.join(ROOT, "tests", "compat")
 

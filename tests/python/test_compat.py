@@ -7,13 +7,13 @@ breaks an old file fails here.
 
 import glob
 import os
+from pathlib import Path
 
+import ember
 import numpy as np
 import pytest
 import torch
 from conftest import ROOT, assert_matches_eager
-
-import ember
 
 GOLDEN_DIR = os.path.join(ROOT, "tests", "compat")
 GOLDENS = sorted(glob.glob(os.path.join(GOLDEN_DIR, "*.pte")))
@@ -32,7 +32,7 @@ def test_golden_runs_and_matches(path):
 
 
 def test_newer_format_is_refused_clearly(tmp_path):
-    data = bytearray(open(GOLDENS[0], "rb").read())
+    data = bytearray(Path(GOLDENS[0]).read_bytes())
     data[4:8] = b"ET13"
     path = tmp_path / "future.pte"
     path.write_bytes(bytes(data))
@@ -42,7 +42,7 @@ def test_newer_format_is_refused_clearly(tmp_path):
 
 def test_unknown_extended_header_fields_are_ignored(tmp_path):
     """A newer writer may grow the extended header; older readers skip the rest."""
-    data = bytearray(open(os.path.join(GOLDEN_DIR, "et12_v0_ember_mlp.pte"), "rb").read())
+    data = bytearray(Path(GOLDEN_DIR, "et12_v0_ember_mlp.pte").read_bytes())
     assert data[8:12] == b"eh00"
     length = int.from_bytes(data[12:16], "little")
     # Claim 8 more header bytes, as a future field would; this reader must

@@ -1,9 +1,9 @@
 """torch.cond and dynamic shapes with upper bounds, run on the C++ runtime."""
 
+import ember
 import torch
 from conftest import assert_matches_eager
 
-import ember
 from examples import models
 
 

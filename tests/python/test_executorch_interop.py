@@ -3,15 +3,14 @@
 ExecuTorch is a test peer only: Ember's own code never imports it.
 """
 
+import ember
+import executorch.exir as executorch_exir
 import pytest
 import torch
 from conftest import assert_matches_eager
+from executorch.runtime import Runtime
 
-import ember
 from examples import models
-
-import executorch.exir as executorch_exir  # noqa: E402  (installed by make setup)
-from executorch.runtime import Runtime  # noqa: E402
 
 CASES = {
     "mlp": (models.MLP, lambda: (torch.randn(4, 64),)),

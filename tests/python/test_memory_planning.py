@@ -2,11 +2,11 @@
 
 import random
 
-import torch
-
 import ember
+import torch
 from ember.compiler import memory_planning
 from ember.compiler.memory_planning import Lifetime
+
 from examples import models
 
 

@@ -1,10 +1,10 @@
 """The first models, exported by Ember and run by its C++ runtime, against eager."""
 
+import ember
 import pytest
 import torch
 from conftest import assert_matches_eager
 
-import ember
 from examples import models
 
 CASES = {

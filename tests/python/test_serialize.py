@@ -2,10 +2,10 @@
 
 import struct
 
-import torch
-
 import ember
+import torch
 from ember.fb.Program import Program
+
 from examples import models
 
 

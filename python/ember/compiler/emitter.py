@@ -38,11 +38,11 @@ from ember.fb.FrameList import FrameListT
 from ember.fb.Instruction import InstructionT
 from ember.fb.InstructionArguments import InstructionArguments
 from ember.fb.Int import IntT
-from ember.fb.JumpFalseCall import JumpFalseCallT
-from ember.fb.MoveCall import MoveCallT
 from ember.fb.IntList import IntListT
+from ember.fb.JumpFalseCall import JumpFalseCallT
 from ember.fb.KernelCall import KernelCallT
 from ember.fb.KernelTypes import KernelTypes
+from ember.fb.MoveCall import MoveCallT
 from ember.fb.Null import NullT
 from ember.fb.Operator import OperatorT
 from ember.fb.OptionalTensorList import OptionalTensorListT
@@ -322,7 +322,7 @@ class _Emitter:
         self._append(node, instruction, name)
 
     def _append(self, node: Node, instruction: InstructionT, name: str) -> None:
-        filename, lineno, function, source = _last_frame(node.meta.get("stack_trace"))
+        filename, lineno, _, source = _last_frame(node.meta.get("stack_trace"))
         frame = FrameT()
         frame.filename, frame.lineno, frame.name, frame.context = filename, lineno, node.name, source
         frames = FrameListT()

@@ -6,9 +6,9 @@ lower it. Everything Ember does after that works on this graph.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
-import warnings
 
 import torch
 
