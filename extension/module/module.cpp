@@ -1,5 +1,6 @@
 #include "extension/module/module.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "runtime/core/log.h"
@@ -64,8 +65,10 @@ Result<Method*> Module::method(const char* name) {
     const size_t shift = (64 - reinterpret_cast<uintptr_t>(base) % 64) % 64;
     loaded->arena_spans.emplace_back(base + shift, meta->planned_buffer_size(i));
   }
-  // The method's tables scale with the program; grow until they fit.
-  for (size_t size = 64 * 1024;; size *= 4) {
+  // The method's tables take a few times the flatbuffer's size (values,
+  // tensors, argument lists); start there and grow if that was not enough.
+  const size_t first_guess = std::max<size_t>(64 * 1024, 4 * program_->flatbuffer_size());
+  for (size_t size = first_guess;; size *= 4) {
     loaded->method_memory.assign(size, 0);
     loaded->method_allocator =
         std::make_unique<MemoryAllocator>(loaded->method_memory.data(), size);

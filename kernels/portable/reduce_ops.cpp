@@ -311,6 +311,53 @@ void min_dim_out(KernelContext& ctx, const Tensor& self, int64_t dim, bool keepd
 }
 
 // ---------------------------------------------------------------------------
+// linalg_vector_norm: (sum |x|^p)^(1/p), with p = inf / -inf / 0 as the max,
+// min and count of non-zeros, as torch.linalg.vector_norm defines them.
+
+template <typename IN, typename OUT>
+void vector_norm_fold(const ReducePlan& plan, const Tensor& in, Tensor& out, double p) {
+  using Acc = acc_t<OUT>;
+  const bool is_inf = std::isinf(p);
+  fold<IN, OUT>(
+      plan, in, out, Acc(is_inf && p > 0 ? 0 : (is_inf ? INFINITY : 0)),
+      [p, is_inf](Acc a, IN v) {
+        const Acc x = std::fabs(static_cast<Acc>(static_cast<OUT>(v)));
+        if (is_inf) return p > 0 ? (x > a || std::isnan(x) ? x : a) : (x < a || std::isnan(x) ? x : a);
+        if (p == 0) return a + (x != 0 ? Acc(1) : Acc(0));
+        if (p == 1) return a + x;
+        if (p == 2) return a + x * x;
+        return a + static_cast<Acc>(std::pow(x, static_cast<Acc>(p)));
+      },
+      [p, is_inf](Acc a) {
+        if (is_inf || p == 0 || p == 1) return static_cast<OUT>(a);
+        if (p == 2) return static_cast<OUT>(std::sqrt(a));
+        return static_cast<OUT>(std::pow(a, static_cast<Acc>(1.0 / p)));
+      });
+}
+
+void linalg_vector_norm_out(KernelContext& ctx, const Tensor& self, Scalar ord,
+                            std::optional<IntArrayRef> dim, bool keepdim,
+                            std::optional<int64_t> dtype, Tensor& out) {
+  const char* op = "linalg_vector_norm.out";
+  DimMask mask = 0;
+  EMBER_KERNEL_CHECK(ctx, is_floating_type(self.scalar_type()),
+                     "%s: input dtype %s is not floating point", op,
+                     scalar_type_name(self.scalar_type()));
+  if (!nn::check_dtype_arg(ctx, op, dtype, out) ||
+      !setup(ctx, op, self, dim, /*empty_means_all=*/true, keepdim, out, &mask)) {
+    return;
+  }
+  const double p = ord.to_double();
+  EMBER_KERNEL_CHECK(ctx, !(p < 0 && self.numel() == 0), "%s: negative norm of an empty tensor",
+                     op);
+  const ReducePlan plan(self, mask);
+  EMBER_SWITCH_FLOAT_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
+    using IN = CTYPE;
+    EMBER_SWITCH_FLOAT_TYPES(out.scalar_type(), return fail_dtype(ctx, op, out.scalar_type()),
+      vector_norm_fold<IN, CTYPE>(plan, self, out, p)));
+}
+
+// ---------------------------------------------------------------------------
 // var: two passes (mean, then squared deviations) for accuracy. The divisor
 // is max(0, N - correction), so too few elements give inf or NaN as in PyTorch.
 
@@ -428,6 +475,7 @@ void cumsum_out(KernelContext& ctx, const Tensor& self, int64_t dim, std::option
 
 EMBER_REGISTER_KERNEL("aten::sum.IntList_out", sum_dim_out);
 EMBER_REGISTER_KERNEL("aten::max.unary_out", max_unary_out);
+EMBER_REGISTER_KERNEL("aten::linalg_vector_norm.out", linalg_vector_norm_out);
 EMBER_REGISTER_KERNEL("aten::min.unary_out", min_unary_out);
 EMBER_REGISTER_KERNEL("aten::sum.out", sum_out);
 EMBER_REGISTER_KERNEL("aten::mean.out", mean_dim_out);

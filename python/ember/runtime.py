@@ -22,6 +22,7 @@ _NUMPY_CODES = {
 _CODE_NAMES = {0: "uint8", 1: "int8", 2: "int16", 3: "int32", 4: "int64", 5: "float16",
                6: "float32", 7: "float64", 11: "bool", 15: "bfloat16"}
 _BFLOAT16 = 15
+_FLOAT16 = 5
 
 
 class Module:
@@ -76,7 +77,9 @@ def _to_array(x: Any, index: int) -> tuple[np.ndarray, int]:
         x = x.numpy()
     if not isinstance(x, (np.ndarray, np.generic, int, float, bool)):
         raise TypeError(f"input {index}: expected a numpy array or torch tensor, got {type(x).__name__}")
-    array = np.ascontiguousarray(x)
+    array = np.asarray(x)  # (ascontiguousarray would turn a 0-d input into 1-d)
+    if not array.flags.c_contiguous:
+        array = np.ascontiguousarray(array)
     code = _NUMPY_CODES.get(array.dtype)
     if code is None:
         raise TypeError(f"input {index}: dtype {array.dtype} is not supported")
@@ -84,6 +87,8 @@ def _to_array(x: Any, index: int) -> tuple[np.ndarray, int]:
 
 
 def _from_array(array: Any, code: int, as_torch: bool) -> Any:
+    if code == _FLOAT16:
+        array = array.view(np.float16)  # float16 travels as 16-bit integers
     if code < 0 or not as_torch:
         if code == _BFLOAT16 and not as_torch:
             # numpy has no bfloat16: widen to float32 (exact).

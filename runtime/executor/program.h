@@ -74,6 +74,8 @@ class Program final {
   Result<FreeableBuffer> load_segment(size_t index) const;
 
   const fb::Program* flatbuffer() const { return program_; }
+  // Bytes of the flatbuffer (without segments): a measure of the method tables.
+  size_t flatbuffer_size() const { return program_data_.size(); }
 
  private:
   Program(DataLoader* loader, FreeableBuffer&& program_data, const fb::Program* program,

@@ -462,10 +462,8 @@ class _Emitter:
         execution_plan = ExecutionPlanT()
         execution_plan.name = "forward"
         meta = ContainerMetadataT()
-        with warnings.catch_warnings():  # torch deprecates a spec class it still emits
-            warnings.simplefilter("ignore", FutureWarning)
-            meta.encodedInpStr = torch.utils._pytree.treespec_dumps(program.call_spec.in_spec)
-            meta.encodedOutStr = torch.utils._pytree.treespec_dumps(program.call_spec.out_spec)
+        meta.encodedInpStr = _spec_string(program.call_spec.in_spec)
+        meta.encodedOutStr = _spec_string(program.call_spec.out_spec)
         execution_plan.containerMetaType = meta
         execution_plan.values = self.values
         execution_plan.inputs = input_ids
@@ -587,6 +585,17 @@ class _Emitter:
         clone = torch.ops.aten.clone.out
         self._kernel_call(result, kernel_name(clone), [value_id, self._null(), out_id, out_id])
         return out_id
+
+
+def _spec_string(spec: Any) -> str:
+    """The pytree spec as text; empty for containers pytree cannot name
+    (torch.return_types), which only front ends rebuilding outputs need."""
+    with warnings.catch_warnings():  # torch deprecates a spec class it still emits
+        warnings.simplefilter("ignore", FutureWarning)
+        try:
+            return torch.utils._pytree.treespec_dumps(spec)
+        except NotImplementedError:
+            return ""
 
 
 def _meta_tensor_like(tensor: TensorT) -> torch.Tensor:

@@ -32,8 +32,17 @@ def capture(
         with torch.no_grad():
             program = torch.export.export(model, tuple(example_inputs), dynamic_shapes=dynamic_shapes)
     except Exception as error:  # torch raises many types; all mean "cannot capture"
-        first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise ExportError(f"torch.export could not capture the model: {first_line}") from error
-    with warnings.catch_warnings():  # torch 2.13 warns about its own pytree specs here
-        warnings.simplefilter("ignore", FutureWarning)
-        return program.run_decompositions(torch.export.default_decompositions())
+        raise ExportError(f"torch.export could not capture the model: {_first_line(error)}") from error
+    try:
+        with warnings.catch_warnings():  # torch 2.13 warns about its own pytree specs here
+            warnings.simplefilter("ignore", FutureWarning)
+            return program.run_decompositions(torch.export.default_decompositions())
+    except Exception as error:  # a failure inside PyTorch's own decompositions
+        raise ExportError(
+            f"PyTorch could not decompose the model to core ATen: {_first_line(error)}"
+        ) from error
+
+
+def _first_line(error: Exception) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__

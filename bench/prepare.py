@@ -1,0 +1,127 @@
+"""Builds one model and writes every peer's artifact into a folder (run as a subprocess).
+
+    python bench/prepare.py MODEL OUTDIR [ONLY,THESE,ARTIFACTS]
+
+Writes input_<i>.npy, reference.npy (torch eager output), model.pt (pickled
+module, for the eager peer), ember.pte, et_portable.pte, et_xnnpack.pte,
+model.onnx, and prepare.json with each artifact's status, reason and export time.
+One exporter failing never stops the others.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+import traceback
+from pathlib import Path
+
+import numpy as np
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_models
+
+
+def short_reason(exc: BaseException) -> str:
+    text = f"{type(exc).__name__}: {exc}".strip().splitlines()
+    first = text[0] if text else type(exc).__name__
+    return first[:200]
+
+
+def main() -> int:
+    name, outdir = sys.argv[1], Path(sys.argv[2])
+    only = set(sys.argv[3].split(",")) if len(sys.argv) > 3 else None
+    outdir.mkdir(parents=True, exist_ok=True)
+    info: dict = {"model": name, "artifacts": {}}
+    if only and (outdir / "prepare.json").exists():   # refresh some artifacts, keep the rest
+        info = json.loads((outdir / "prepare.json").read_text())
+    art = info["artifacts"]
+
+    def record(key: str, fn):
+        start = time.perf_counter()
+        try:
+            extra = fn() or {}
+            art[key] = {"ok": True, "export_s": time.perf_counter() - start, **extra}
+        except BaseException as exc:  # noqa: BLE001 - any failure is reported, not raised
+            art[key] = {"ok": False, "export_s": time.perf_counter() - start,
+                        "reason": short_reason(exc)}
+            (outdir / f"{key}.error.txt").write_text(traceback.format_exc())
+        print(f"[prepare {name}] {key}: {'ok' if art[key]['ok'] else art[key]['reason']} "
+              f"({art[key]['export_s']:.1f} s)", flush=True)
+        (outdir / "prepare.json").write_text(json.dumps(info, indent=1))
+
+    torch.manual_seed(0)
+    start = time.perf_counter()
+    model, inputs = bench_models.build(name)
+    info["build_s"] = time.perf_counter() - start
+    info["inputs"] = [[str(x.dtype).replace("torch.", ""), list(x.shape)] for x in inputs]
+    for i, x in enumerate(inputs):
+        np.save(outdir / f"input_{i}.npy", x.numpy())
+    with torch.no_grad():
+        ref = model(*inputs)
+    np.save(outdir / "reference.npy", ref.detach().numpy())
+    info["output_shape"] = list(ref.shape)
+    info["params"] = int(sum(p.numel() for p in model.parameters()))
+
+    def eager():
+        try:
+            torch.save(model, outdir / "model.pt")
+            return {"pickled": True}
+        except Exception as exc:  # noqa: BLE001
+            return {"pickled": False, "note": f"not picklable ({short_reason(exc)}); "
+                    "eager worker rebuilds the model, load time = build time"}
+
+    def ember_export():
+        import ember
+        program = ember.export(model, inputs)
+        program.save(outdir / "ember.pte")
+        return {"operators": program.operators, "size": len(program.buffer)}
+
+    exported = {}
+
+    def torch_export():
+        if "ep" not in exported:
+            exported["ep"] = torch.export.export(model, inputs)
+        return exported["ep"]
+
+    def et_portable():
+        from executorch.exir import to_edge
+        program = to_edge(torch_export()).to_executorch()
+        (outdir / "et_portable.pte").write_bytes(program.buffer)
+        return {"size": len(program.buffer)}
+
+    def et_xnnpack():
+        from executorch.backends.xnnpack.partition.xnnpack_partitioner import XnnpackPartitioner
+        from executorch.exir import to_edge_transform_and_lower
+        program = to_edge_transform_and_lower(
+            torch_export(), partitioner=[XnnpackPartitioner()]).to_executorch()
+        (outdir / "et_xnnpack.pte").write_bytes(program.buffer)
+        return {"size": len(program.buffer)}
+
+    def onnx_export():
+        path = outdir / "model.onnx"
+        # The TorchScript exporter is several times faster to run than the dynamo one;
+        # the dynamo exporter is the fallback.
+        try:
+            torch.onnx.export(model, inputs, str(path), dynamo=False, opset_version=17)
+            how = "torchscript, opset 17"
+        except Exception as first:  # noqa: BLE001
+            try:
+                torch.onnx.export(model, inputs, str(path), dynamo=True, external_data=False)
+                how = f"dynamo (torchscript failed: {short_reason(first)[:80]})"
+            except Exception:
+                raise first from None
+        size = sum(p.stat().st_size for p in outdir.glob("model.onnx*"))
+        return {"size": size, "exporter": how}
+
+    # Fastest first, so a --prepare-timeout during XNNPACK lowering loses least.
+    for key, fn in [("eager", eager), ("ember", ember_export), ("onnx", onnx_export),
+                    ("et_portable", et_portable), ("et_xnnpack", et_xnnpack)]:
+        if only is None or key in only:
+            record(key, fn)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

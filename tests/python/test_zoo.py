@@ -1,0 +1,73 @@
+"""The model zoo (examples/zoo.py), exported by Ember and run by its C++ runtime, against eager.
+
+The default tier runs a fast subset; every zoo model runs under `-m slow`
+(`make test-all`). tools/run_zoo.py runs the same check and writes docs/models.md.
+"""
+
+import os
+
+import ember
+import pytest
+import torch
+
+from examples import zoo
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+ATOL = 1e-4  # max abs error, relative to max(1, max|expected|)
+MIN_COSINE = 0.99999
+
+# Small, quick models covering a text encoder, a decoder, a vision transformer, a CNN and an RNN.
+FAST = ["bert", "llama", "vit", "resnet", "gru", "mlp"]
+
+# Models that fail in Ember today, with the reason (see docs/models.md and the repros there).
+XFAIL: dict[str, str] = {
+    "gpt2": (
+        "torch run_decompositions fails on GPT-2's SDPA attention: the decomposed "
+        "(math) SDPA output is laid out differently from the fused kernel's, so the "
+        "Conv1D `x.view(-1, n)` after the traced-away .contiguous() cannot view it "
+        "(gpt2_eager_attn passes)"
+    ),
+}
+
+
+def check_model(name, tmp_pte):
+    model, inputs = zoo.get(name).build()
+    with torch.no_grad():
+        expected = model(*inputs)
+    program = ember.export(model, inputs)
+    program.save(tmp_pte)
+    actual = ember.runtime.load(tmp_pte).forward(*inputs)
+    assert isinstance(actual, torch.Tensor)
+    assert actual.shape == expected.shape, f"shape {tuple(actual.shape)} != {tuple(expected.shape)}"
+    assert actual.dtype == expected.dtype, f"dtype {actual.dtype} != {expected.dtype}"
+    a, e = actual.double().flatten(), expected.double().flatten()
+    scale = max(1.0, float(e.abs().max()))
+    error = float((a - e).abs().max())
+    assert error <= ATOL * scale, f"max abs error {error:.3e} exceeds {ATOL * scale:.3e}"
+    cosine = float(torch.nn.functional.cosine_similarity(a, e, dim=0))
+    assert cosine >= MIN_COSINE, f"cosine similarity {cosine:.7f} below {MIN_COSINE}"
+    assert program.memory_plan.arena_size > 0
+
+
+def _param(name, *marks):
+    if name in XFAIL:
+        marks = (*marks, pytest.mark.xfail(strict=True, reason=XFAIL[name]))
+    return pytest.param(name, marks=marks, id=name)
+
+
+def test_zoo_has_the_architectures():
+    assert len(zoo.names()) >= 25
+    for name in FAST:
+        assert name in zoo.names()
+
+
+@pytest.mark.parametrize("name", [_param(n) for n in FAST])
+def test_fast_zoo_model_matches_eager(name, tmp_pte):
+    check_model(name, tmp_pte)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [_param(n) for n in zoo.names()])
+def test_zoo_model_matches_eager(name, tmp_pte):
+    check_model(name, tmp_pte)

@@ -1,0 +1,181 @@
+"""Generates docs/ops.md: which core ATen ops Ember's runtime supports, in which dtypes.
+
+    EMBER_OPS_RESULTS=/tmp/ops.json .venv/bin/python -m pytest -q -p no:logging -m slow \
+        tests/python/test_ops.py
+    .venv/bin/python tools/gen_ops_doc.py /tmp/ops.json [more.json ...] [-o docs/ops.md]
+
+Sources:
+  * the kernel registry (ember._C.registered_kernels()),
+  * the core ATen ops (overloads of torch.ops.aten tagged torch.Tag.core),
+  * the results file that tests/python/test_ops.py writes when EMBER_OPS_RESULTS
+    is set: {"results": {spec: {dtype: "pass"|"fail"}}, "kernels": {spec: [kernel]}}.
+
+A core op is *supported* when the runtime registers a kernel under the name of
+its out-variant (ember.compiler.out_variants). Its tested dtypes come from the
+test specs whose exported programs call that kernel: a dtype passes when at
+least one such spec passes in it, and fails when such specs ran in it and none
+passed (the failure may come from another op in the same spec; see the per-spec
+table at the end).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+import torch
+
+DTYPE_ORDER = ["float32", "float64", "float16", "bfloat16", "int8", "int16", "int32", "int64",
+               "uint8", "bool"]
+SHORT = {"float32": "f32", "float64": "f64", "float16": "f16", "bfloat16": "bf16", "int8": "i8",
+         "int16": "i16", "int32": "i32", "int64": "i64", "uint8": "u8", "bool": "bool"}
+
+
+def core_aten_ops() -> list[torch._ops.OpOverload]:
+    ops = []
+    for packet_name in sorted(dir(torch.ops.aten)):
+        try:
+            packet = getattr(torch.ops.aten, packet_name)
+        except Exception:
+            continue
+        if not isinstance(packet, torch._ops.OpOverloadPacket):
+            continue
+        for overload in packet.overloads():
+            op = getattr(packet, overload)
+            if torch.Tag.core in op.tags:
+                ops.append(op)
+    return sorted(ops, key=str)
+
+
+def kernel_for(op, registered: set[str]) -> str | None:
+    """The out-variant's kernel name; for ops without one (sym_size, ...), the op's own name
+    when the runtime registers it (prim ops that return scalars)."""
+    from ember.compiler.out_variants import kernel_name, out_variant
+
+    out = out_variant(op)
+    if out is not None:
+        return kernel_name(out)
+    own = kernel_name(op)
+    return own if own in registered else None
+
+
+def _dtypes(names) -> str:
+    names = [d for d in DTYPE_ORDER if d in names]
+    return " ".join(SHORT[d] for d in names) if names else ""
+
+
+def load_results(paths: list[str]) -> tuple[dict[str, dict[str, str]], dict[str, list[str]]]:
+    """Merges results files (e.g. from several partial runs): a (spec, dtype) fails if it
+    failed in any of them."""
+    results: dict[str, dict[str, str]] = {}
+    kernels: dict[str, set[str]] = {}
+    for path in paths:
+        with open(path) as f:
+            data = json.load(f)
+        for spec, by_dtype in data.get("results", {}).items():
+            for dtype, status in by_dtype.items():
+                old = results.setdefault(spec, {}).get(dtype, "pass")
+                results[spec][dtype] = "pass" if status == "pass" and old == "pass" else "fail"
+        for spec, names in data.get("kernels", {}).items():
+            kernels.setdefault(spec, set()).update(names)
+    return results, {spec: sorted(names) for spec, names in kernels.items()}
+
+
+def generate(results_paths: list[str]) -> str:
+    import ember._C
+
+    registered = set(ember._C.registered_kernels())
+    results, spec_kernels = load_results(results_paths)
+
+    # kernel -> dtype -> [status of each spec that called it]
+    by_kernel: dict[str, dict[str, list[str]]] = {}
+    specs_of_kernel: dict[str, set[str]] = {}
+    for spec, kernels in spec_kernels.items():
+        for kernel in kernels:
+            specs_of_kernel.setdefault(kernel, set()).add(spec)
+            for dtype, status in results.get(spec, {}).items():
+                by_kernel.setdefault(kernel, {}).setdefault(dtype, []).append(status)
+
+    rows = []
+    n_supported = n_passing = 0
+    core = core_aten_ops()
+    for op in core:
+        kernel = kernel_for(op, registered)
+        supported = kernel is not None and kernel in registered
+        statuses = by_kernel.get(kernel, {}) if kernel else {}
+        passed = [d for d, s in statuses.items() if "pass" in s]
+        failed = [d for d, s in statuses.items() if "pass" not in s]
+        n_supported += supported
+        n_passing += supported and bool(passed)
+        name = str(op).removeprefix("aten.")
+        rows.append(
+            f"| `{name}` | {'yes' if supported else 'no'} | "
+            f"{('`' + kernel + '`') if kernel else '(no out variant)'} | {_dtypes(passed)} | "
+            f"{_dtypes(failed)} | {', '.join(sorted(specs_of_kernel.get(kernel, ())))} |")
+
+    lines = [
+        "# Operator coverage",
+        "",
+        "Generated by `tools/gen_ops_doc.py` from the kernel registry, the core ATen op set "
+        f"(torch {torch.__version__.split('+')[0]}, `torch.Tag.core`) and the results of "
+        "`tests/python/test_ops.py`. Do not edit by hand.",
+        "",
+        f"**Supported core ATen ops: {n_supported} / {len(core)}** (a kernel is registered for the "
+        f"op's out-variant); {n_passing} of them pass the op tests in at least one dtype.",
+        "",
+        f"Kernels registered: {len(registered)}. Test specs run: {len(results)}; "
+        f"(spec, dtype) pairs passing: {sum(s == 'pass' for r in results.values() for s in r.values())} / "
+        f"{sum(len(r) for r in results.values())}.",
+        "",
+        "Dtypes: " + ", ".join(f"{v} = {k}" for k, v in SHORT.items()) + ". "
+        "*Passes* lists the dtypes in which at least one test spec that calls the kernel matches eager "
+        "PyTorch; *fails* lists dtypes that were tested and never passed (the cause may be another op in "
+        "the same spec: see the per-spec table). Ops with no tested dtypes were not reached by a test.",
+        "",
+        "Tolerances: float32 rtol/atol 1e-5, float64 1e-7, float16 1e-3, bfloat16 1e-2 (scaled up for "
+        "accumulating ops, see tests/python/op_specs.py); integers and bool exact; NaN positions equal.",
+        "",
+        "## Core ATen ops",
+        "",
+        "| op | supported | kernel | passes | fails | test specs |",
+        "|---|---|---|---|---|---|",
+        *rows,
+        "",
+        "## Test specs",
+        "",
+        "Every spec of tests/python/op_specs.py that ran, with the kernels its program calls.",
+        "",
+        "| spec | passes | fails | kernels |",
+        "|---|---|---|---|",
+    ]
+    for spec in sorted(results):
+        r = results[spec]
+        lines.append(
+            f"| {spec} | {_dtypes([d for d, s in r.items() if s == 'pass'])} | "
+            f"{_dtypes([d for d, s in r.items() if s != 'pass'])} | "
+            f"{', '.join('`' + k + '`' for k in spec_kernels.get(spec, []))} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("results", nargs="*",
+                        help="JSON file(s) written by test_ops.py (EMBER_OPS_RESULTS); "
+                             "default: $EMBER_OPS_RESULTS")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    parser.add_argument("-o", "--output", default=os.path.join(root, "docs", "ops.md"))
+    args = parser.parse_args(argv)
+    paths = args.results or ([os.environ["EMBER_OPS_RESULTS"]] if os.environ.get("EMBER_OPS_RESULTS")
+                             else [])
+    text = generate(paths)
+    os.makedirs(os.path.dirname(args.output), exist_ok=True)
+    with open(args.output, "w") as f:
+        f.write(text)
+    print(f"wrote {args.output}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
