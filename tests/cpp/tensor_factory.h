@@ -62,6 +62,9 @@ class KernelCall {
   KernelCall& none() { return push(EValue()); }
   KernelCall& string(const char* s);
   KernelCall& ints(std::vector<int64_t> values);
+  KernelCall& doubles(std::vector<double> values);
+  // The caller keeps `values` alive for the call.
+  KernelCall& bools(Span<const bool> values) { return push(EValue(values)); }
   KernelCall& tensors(std::vector<Tensor*> list, bool optional = false);
 
   // Runs `name` and returns the context (check failed()). Fails the test if
@@ -78,6 +81,7 @@ class KernelCall {
   std::vector<std::unique_ptr<std::vector<EValue*>>> boxes_;
   std::vector<std::unique_ptr<std::vector<int64_t>>> scratch_;
   std::vector<std::unique_ptr<std::vector<Tensor*>>> tensor_lists_;
+  std::vector<std::unique_ptr<std::vector<double>>> double_lists_;
 };
 
 }  // namespace ember::testing
@@ -102,6 +106,12 @@ inline KernelCall& KernelCall::ints(std::vector<int64_t> values) {
   EValue list(BoxedIntList(box->data(), scratch_.back()->data(), values.size()));
   boxes_.push_back(std::move(box));
   return push(list);
+}
+
+inline KernelCall& KernelCall::doubles(std::vector<double> values) {
+  double_lists_.push_back(std::make_unique<std::vector<double>>(std::move(values)));
+  auto& l = *double_lists_.back();
+  return push(EValue(Span<const double>(l.data(), l.size())));
 }
 
 inline KernelCall& KernelCall::tensors(std::vector<Tensor*> list, bool optional) {

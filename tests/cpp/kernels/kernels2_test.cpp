@@ -92,63 +92,7 @@ double var_tol(ScalarType dt) {
   return dt == ScalarType::BFloat16 ? 3e-2 : dt == ScalarType::Half ? 1e-2 : tol(dt);
 }
 
-// Like testing::KernelCall, plus float[] arguments.
-class Call {
- public:
-  Call& tensor(Tensor& t) { return push(EValue(&t)); }
-  Call& integer(int64_t v) { return push(EValue(v)); }
-  Call& real(double v) { return push(EValue(v)); }
-  Call& boolean(bool v) { return push(EValue(v)); }
-  Call& none() { return push(EValue()); }
-  Call& string(const char* s) { return push(EValue(Span<const char>(s, std::strlen(s)))); }
-  Call& doubles(std::vector<double> v) {
-    doubles_.push_back(std::make_unique<std::vector<double>>(std::move(v)));
-    auto& l = *doubles_.back();
-    return push(EValue(Span<const double>(l.data(), l.size())));
-  }
-  Call& bools(const bool* v) { return push(EValue(Span<const bool>(v, 3))); }
-  Call& ints(std::vector<int64_t> values) {
-    auto box = std::make_unique<std::vector<EValue*>>();
-    for (int64_t v : values) {
-      items_.push_back(std::make_unique<EValue>(v));
-      box->push_back(items_.back().get());
-    }
-    scratch_.push_back(std::make_unique<std::vector<int64_t>>(values.size()));
-    EValue list(BoxedIntList(box->data(), scratch_.back()->data(), values.size()));
-    boxes_.push_back(std::move(box));
-    return push(list);
-  }
-  KernelContext run(const char* name) {
-    KernelContext ctx;
-    const KernelEntry* entry = find_kernel(name);
-    if (entry == nullptr) {
-      ADD_FAILURE() << "kernel " << name << " is not registered";
-      ctx.fail(Error::OperatorMissing, "missing");
-      return ctx;
-    }
-    std::vector<EValue*> args;
-    for (auto& v : values_) args.push_back(v.get());
-    char why[160];
-    if (!entry->check_args(Span<EValue* const>(args.data(), args.size()), why, sizeof(why))) {
-      ADD_FAILURE() << name << ": " << why;
-      ctx.fail(Error::InvalidProgram, "bad args");
-      return ctx;
-    }
-    entry->fn(ctx, Span<EValue*>(args.data(), args.size()));
-    return ctx;
-  }
-
- private:
-  Call& push(EValue v) {
-    values_.push_back(std::make_unique<EValue>(v));
-    return *this;
-  }
-  std::vector<std::unique_ptr<EValue>> values_;
-  std::vector<std::unique_ptr<EValue>> items_;
-  std::vector<std::unique_ptr<std::vector<EValue*>>> boxes_;
-  std::vector<std::unique_ptr<std::vector<int64_t>>> scratch_;
-  std::vector<std::unique_ptr<std::vector<double>>> doubles_;
-};
+using Call = testing::KernelCall;
 
 // Checks that the call succeeded and `out` holds `want` (NaN matches NaN),
 // within `tolerance` scaled by max(1, |want|).
