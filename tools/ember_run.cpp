@@ -209,7 +209,14 @@ int main(int argc, char** argv) {
       else std::printf("output %zu: %s\n", i, out.tag_name());
       continue;
     }
-    const Tensor& t = out.to_tensor();
+    // Printed and written row-major, whatever dim order the program gave it.
+    HostTensor row_major;
+    row_major.dtype = out.to_tensor().scalar_type();
+    row_major.sizes.assign(out.to_tensor().sizes().begin(), out.to_tensor().sizes().end());
+    row_major.data.resize(out.to_tensor().nbytes());
+    row_major.bind();
+    copy_across_dim_orders(out.to_tensor(), row_major.tensor);
+    const Tensor& t = row_major.tensor;
     std::printf("output %zu: %s %s:", i, scalar_type_name(t.scalar_type()),
                 shape_string(t.sizes()).c_str());
     const int64_t shown = std::min<int64_t>(t.numel(), opt.print);

@@ -5,7 +5,8 @@
     .venv/bin/python tools/gen_ops_doc.py /tmp/ops.json [more.json ...] [-o docs/ops.md]
 
 Sources:
-  * the kernel registry (ember._C.registered_kernels()),
+  * the kernel registry (ember._C.kernel_dtypes(): each kernel and the dtypes it
+    declares for its first tensor input; the runtime refuses others at load),
   * the core ATen ops (overloads of torch.ops.aten tagged torch.Tag.core),
   * the results file that tests/python/test_ops.py writes when EMBER_OPS_RESULTS
     is set: {"results": {spec: {dtype: "pass"|"fail"}}, "kernels": {spec: [kernel]}}.
@@ -31,6 +32,10 @@ DTYPE_ORDER = ["float32", "float64", "float16", "bfloat16", "int8", "int16", "in
                "uint8", "bool"]
 SHORT = {"float32": "f32", "float64": "f64", "float16": "f16", "bfloat16": "bf16", "int8": "i8",
          "int16": "i16", "int32": "i32", "int64": "i64", "uint8": "u8", "bool": "bool"}
+# The runtime's ScalarType names (kernel_dtypes) -> torch's.
+FROM_SCALAR_TYPE = {"Float": "float32", "Double": "float64", "Half": "float16",
+                    "BFloat16": "bfloat16", "Char": "int8", "Short": "int16", "Int": "int32",
+                    "Long": "int64", "Byte": "uint8", "Bool": "bool"}
 
 
 def core_aten_ops() -> list[torch._ops.OpOverload]:
@@ -66,6 +71,13 @@ def _dtypes(names) -> str:
     return " ".join(SHORT[d] for d in names) if names else ""
 
 
+def _declared(declared: dict, kernel: str) -> str:
+    names = declared[kernel]
+    if names is None:
+        return "(no tensor input)"
+    return _dtypes([FROM_SCALAR_TYPE[n] for n in names if n in FROM_SCALAR_TYPE])
+
+
 def load_results(paths: list[str]) -> tuple[dict[str, dict[str, str]], dict[str, list[str]]]:
     """Merges results files (e.g. from several partial runs): a (spec, dtype) fails if it
     failed in any of them."""
@@ -86,7 +98,8 @@ def load_results(paths: list[str]) -> tuple[dict[str, dict[str, str]], dict[str,
 def generate(results_paths: list[str]) -> str:
     import ember._C
 
-    registered = set(ember._C.registered_kernels())
+    declared = ember._C.kernel_dtypes()
+    registered = set(declared)
     results, spec_kernels = load_results(results_paths)
 
     # kernel -> dtype -> [status of each spec that called it]
@@ -112,7 +125,8 @@ def generate(results_paths: list[str]) -> str:
         name = str(op).removeprefix("aten.")
         rows.append(
             f"| `{name}` | {'yes' if supported else 'no'} | "
-            f"{('`' + kernel + '`') if kernel else '(no out variant)'} | {_dtypes(passed)} | "
+            f"{('`' + kernel + '`') if kernel else '(no out variant)'} | "
+            f"{_declared(declared, kernel) if supported else ''} | {_dtypes(passed)} | "
             f"{_dtypes(failed)} | {', '.join(sorted(specs_of_kernel.get(kernel, ())))} |")
 
     lines = [
@@ -130,7 +144,8 @@ def generate(results_paths: list[str]) -> str:
         f"{sum(len(r) for r in results.values())}.",
         "",
         "Dtypes: " + ", ".join(f"{v} = {k}" for k, v in SHORT.items()) + ". "
-        "*Passes* lists the dtypes in which at least one test spec that calls the kernel matches eager "
+        "*Declared* lists the dtypes the kernel declares for its first tensor input; the runtime "
+        "refuses any other when it loads a program, naming the op and the dtype. *Passes* lists the dtypes in which at least one test spec that calls the kernel matches eager "
         "PyTorch; *fails* lists dtypes that were tested and never passed (the cause may be another op in "
         "the same spec: see the per-spec table). Ops with no tested dtypes were not reached by a test.",
         "",
@@ -139,8 +154,8 @@ def generate(results_paths: list[str]) -> str:
         "",
         "## Core ATen ops",
         "",
-        "| op | supported | kernel | passes | fails | test specs |",
-        "|---|---|---|---|---|---|",
+        "| op | supported | kernel | declared | passes | fails | test specs |",
+        "|---|---|---|---|---|---|---|",
         *rows,
         "",
         "## Test specs",

@@ -71,16 +71,8 @@ class PyModule {
       if (array.ndim() > kTensorDimensionLimit) {
         throw py::value_error("input " + std::to_string(i) + ": too many dimensions");
       }
-      HostTensor& h = host[i];
-      for (py::ssize_t d = 0; d < array.ndim(); ++d) {
-        h.sizes.push_back(static_cast<int32_t>(array.shape(d)));
-        h.dim_order.push_back(static_cast<uint8_t>(d));
-      }
-      h.strides.resize(h.sizes.size());
-      h.tensor = Tensor(dtype, static_cast<int>(h.sizes.size()), h.sizes.data(), h.dim_order.data(),
-                        h.strides.data(), const_cast<void*>(array.data()),
-                        static_cast<size_t>(array.nbytes()));
-      values[i] = EValue(&h.tensor);
+      host[i].wrap(dtype, array);
+      values[i] = EValue(&host[i].tensor);
     }
     Error err;
     {
@@ -99,21 +91,36 @@ class PyModule {
         else outputs.push_back(py::make_tuple(py::none(), -1));
         continue;
       }
+      // Copied out row-major, whatever dim order the program gave it.
       const Tensor& t = out.to_tensor();
       std::vector<py::ssize_t> shape(t.sizes().begin(), t.sizes().end());
       py::array array(raw_dtype(t.scalar_type()), shape);
-      std::memcpy(array.mutable_data(), t.const_data_ptr(), t.nbytes());
+      HostTensor host;
+      host.wrap(t.scalar_type(), array);
+      copy_across_dim_orders(t, host.tensor);
       outputs.push_back(py::make_tuple(array, static_cast<int>(t.scalar_type())));
     }
     return outputs;
   }
 
  private:
+  // A row-major tensor over a C-contiguous numpy array's memory.
   struct HostTensor {
     std::vector<int32_t> sizes;
     std::vector<uint8_t> dim_order;
     std::vector<int32_t> strides;
     Tensor tensor;
+
+    void wrap(ScalarType dtype, const py::array& array) {
+      for (py::ssize_t d = 0; d < array.ndim(); ++d) {
+        sizes.push_back(static_cast<int32_t>(array.shape(d)));
+        dim_order.push_back(static_cast<uint8_t>(d));
+      }
+      strides.resize(sizes.size());
+      tensor = Tensor(dtype, static_cast<int>(sizes.size()), sizes.data(), dim_order.data(),
+                      strides.data(), const_cast<void*>(array.data()),
+                      static_cast<size_t>(array.nbytes()));
+    }
   };
 
   // A numpy dtype with the right item size; Half and BFloat16 travel as
@@ -157,6 +164,27 @@ PYBIND11_MODULE(_C, m) {
     std::vector<std::string> names;
     for (size_t i = 0; i < num_registered_kernels(); ++i) names.push_back(registered_kernel(i)->name);
     return names;
+  });
+  // Kernel name -> names of the dtypes its self argument may have (None when
+  // it takes no tensor input), as declared at registration.
+  m.def("kernel_dtypes", []() {
+    py::dict result;
+    for (size_t i = 0; i < num_registered_kernels(); ++i) {
+      const KernelEntry* entry = registered_kernel(i);
+      if (entry->self_index < 0) {
+        result[entry->name] = py::none();
+        continue;
+      }
+      py::list names;
+      for (int code = 0; code < 64; ++code) {
+        const auto type = static_cast<ScalarType>(code);
+        if (is_valid_scalar_type(code) && mask_contains(entry->self_dtypes, type)) {
+          names.append(scalar_type_name(type));
+        }
+      }
+      result[entry->name] = names;
+    }
+    return result;
   });
   m.def("set_log_level", [](int level) { set_log_threshold(static_cast<LogLevel>(level)); });
 }

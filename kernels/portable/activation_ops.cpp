@@ -252,15 +252,15 @@ void glu_out(KernelContext& ctx, const Tensor& self, int64_t dim, Tensor& out) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::relu.out", relu_out);
-EMBER_REGISTER_KERNEL("aten::hardtanh.out", hardtanh_out);
-EMBER_REGISTER_KERNEL("aten::clamp.out", clamp_out);
-EMBER_REGISTER_KERNEL("aten::clamp.Tensor_out", clamp_tensor_out);
-EMBER_REGISTER_KERNEL("aten::gelu.out", gelu_out);
-EMBER_REGISTER_KERNEL("aten::leaky_relu.out", leaky_relu_out);
-EMBER_REGISTER_KERNEL("aten::elu.out", elu_out);
-EMBER_REGISTER_KERNEL("aten::hardsigmoid.out", hardsigmoid_out);
-EMBER_REGISTER_KERNEL("aten::hardswish.out", hardswish_out);
-EMBER_REGISTER_KERNEL("aten::glu.out", glu_out);
+EMBER_REGISTER_KERNEL("aten::relu.out", relu_out, kRealTypes);
+EMBER_REGISTER_KERNEL("aten::hardtanh.out", hardtanh_out, kRealTypes);
+EMBER_REGISTER_KERNEL("aten::clamp.out", clamp_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::clamp.Tensor_out", clamp_tensor_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::gelu.out", gelu_out, kFloatTypes);
+EMBER_REGISTER_KERNEL("aten::leaky_relu.out", leaky_relu_out, kFloatTypes);
+EMBER_REGISTER_KERNEL("aten::elu.out", elu_out, kFloatTypes);
+EMBER_REGISTER_KERNEL("aten::hardsigmoid.out", hardsigmoid_out, kFloatTypes);
+EMBER_REGISTER_KERNEL("aten::hardswish.out", hardswish_out, kFloatTypes);
+EMBER_REGISTER_KERNEL("aten::glu.out", glu_out, kFloatTypes);
 
 }  // namespace ember::kernels

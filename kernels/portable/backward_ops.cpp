@@ -751,13 +751,13 @@ void convolution_backward_out(KernelContext& ctx, const Tensor& grad_output, con
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::avg_pool2d_backward.grad_input", avg_pool2d_backward_grad_input);
+EMBER_REGISTER_KERNEL("aten::avg_pool2d_backward.grad_input", avg_pool2d_backward_grad_input, kFloatTypes);
 EMBER_REGISTER_KERNEL("aten::max_pool2d_with_indices_backward.grad_input",
-                      max_pool2d_with_indices_backward_grad_input);
-EMBER_REGISTER_KERNEL("aten::_adaptive_avg_pool2d_backward.out", adaptive_avg_pool2d_backward_out);
-EMBER_REGISTER_KERNEL("aten::embedding_dense_backward.out", embedding_dense_backward_out);
-EMBER_REGISTER_KERNEL("aten::native_layer_norm_backward.out", native_layer_norm_backward_out);
-EMBER_REGISTER_KERNEL("aten::native_group_norm_backward.out", native_group_norm_backward_out);
-EMBER_REGISTER_KERNEL("aten::convolution_backward.out", convolution_backward_out);
+                      max_pool2d_with_indices_backward_grad_input, kFloatTypes);
+EMBER_REGISTER_KERNEL("aten::_adaptive_avg_pool2d_backward.out", adaptive_avg_pool2d_backward_out, kFloatTypes);
+EMBER_REGISTER_KERNEL("aten::embedding_dense_backward.out", embedding_dense_backward_out, kFloatTypes);
+EMBER_REGISTER_KERNEL("aten::native_layer_norm_backward.out", native_layer_norm_backward_out, kFloatTypes);
+EMBER_REGISTER_KERNEL("aten::native_group_norm_backward.out", native_group_norm_backward_out, kFloatTypes);
+EMBER_REGISTER_KERNEL("aten::convolution_backward.out", convolution_backward_out, kFloatTypes);
 
 }  // namespace ember::kernels

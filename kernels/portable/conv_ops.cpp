@@ -367,6 +367,6 @@ void convolution_out(KernelContext& ctx, const Tensor& input, const Tensor& weig
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::convolution.out", convolution_out);
+EMBER_REGISTER_KERNEL("aten::convolution.out", convolution_out, kRealTypes);
 
 }  // namespace ember::kernels

@@ -762,18 +762,18 @@ void arange_start_out(KernelContext& ctx, Scalar start, Scalar end, Scalar step,
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::embedding.out", embedding_out);
-EMBER_REGISTER_KERNEL("aten::index_select.out", index_select_out);
-EMBER_REGISTER_KERNEL("aten::gather.out", gather_out);
-EMBER_REGISTER_KERNEL("aten::scatter.src_out", scatter_src_out);
-EMBER_REGISTER_KERNEL("aten::scatter.value_out", scatter_value_out);
-EMBER_REGISTER_KERNEL("aten::scatter_add.out", scatter_add_out);
-EMBER_REGISTER_KERNEL("aten::index.Tensor_out", index_tensor_out);
-EMBER_REGISTER_KERNEL("aten::index_put.out", index_put_out);
-EMBER_REGISTER_KERNEL("aten::select_scatter.out", select_scatter_out);
-EMBER_REGISTER_KERNEL("aten::slice_scatter.out", slice_scatter_out);
-EMBER_REGISTER_KERNEL("aten::masked_select.out", masked_select_out);
-EMBER_REGISTER_KERNEL("aten::arange.out", arange_out);
-EMBER_REGISTER_KERNEL("aten::arange.start_out", arange_start_out);
+EMBER_REGISTER_KERNEL("aten::embedding.out", embedding_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::index_select.out", index_select_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::gather.out", gather_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::scatter.src_out", scatter_src_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::scatter.value_out", scatter_value_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::scatter_add.out", scatter_add_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::index.Tensor_out", index_tensor_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::index_put.out", index_put_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::select_scatter.out", select_scatter_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::slice_scatter.out", slice_scatter_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::masked_select.out", masked_select_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::arange.out", arange_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::arange.start_out", arange_start_out, kAllTypes);
 
 }  // namespace ember::kernels

@@ -387,16 +387,16 @@ void triu_out(KernelContext& ctx, const Tensor& self, int64_t diagonal, Tensor& 
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::cat.out", cat_out);
-EMBER_REGISTER_KERNEL("aten::stack.out", stack_out);
-EMBER_REGISTER_KERNEL("aten::split_copy.Tensor_out", split_copy_tensor_out);
-EMBER_REGISTER_KERNEL("aten::split_with_sizes_copy.out", split_with_sizes_copy_out);
-EMBER_REGISTER_KERNEL("aten::unbind_copy.int_out", unbind_copy_int_out);
-EMBER_REGISTER_KERNEL("aten::repeat.out", repeat_out);
-EMBER_REGISTER_KERNEL("aten::constant_pad_nd.out", constant_pad_nd_out);
-EMBER_REGISTER_KERNEL("aten::flip.out", flip_out);
-EMBER_REGISTER_KERNEL("aten::roll.out", roll_out);
-EMBER_REGISTER_KERNEL("aten::tril.out", tril_out);
-EMBER_REGISTER_KERNEL("aten::triu.out", triu_out);
+EMBER_REGISTER_KERNEL("aten::cat.out", cat_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::stack.out", stack_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::split_copy.Tensor_out", split_copy_tensor_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::split_with_sizes_copy.out", split_with_sizes_copy_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::unbind_copy.int_out", unbind_copy_int_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::repeat.out", repeat_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::constant_pad_nd.out", constant_pad_nd_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::flip.out", flip_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::roll.out", roll_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::tril.out", tril_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::triu.out", triu_out, kAllTypes);
 
 }  // namespace ember::kernels

@@ -214,9 +214,9 @@ void baddbmm_out(KernelContext& ctx, const Tensor& self, const Tensor& batch1,
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::mm.out", mm_out);
-EMBER_REGISTER_KERNEL("aten::bmm.out", bmm_out);
-EMBER_REGISTER_KERNEL("aten::addmm.out", addmm_out);
-EMBER_REGISTER_KERNEL("aten::baddbmm.out", baddbmm_out);
+EMBER_REGISTER_KERNEL("aten::mm.out", mm_out, kRealTypes);
+EMBER_REGISTER_KERNEL("aten::bmm.out", bmm_out, kRealTypes);
+EMBER_REGISTER_KERNEL("aten::addmm.out", addmm_out, kRealTypes);
+EMBER_REGISTER_KERNEL("aten::baddbmm.out", baddbmm_out, kRealTypes);
 
 }  // namespace ember::kernels

@@ -738,16 +738,16 @@ void randperm_out(KernelContext& ctx, int64_t n, Tensor& out) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::scatter_reduce.two_out", scatter_reduce_two_out);
-EMBER_REGISTER_KERNEL("aten::_embedding_bag.out", embedding_bag_out);
-EMBER_REGISTER_KERNEL("aten::_cdist_forward.out", cdist_forward_out);
-EMBER_REGISTER_KERNEL("aten::_pdist_forward.out", pdist_forward_out);
-EMBER_REGISTER_KERNEL("aten::col2im.out", col2im_out);
-EMBER_REGISTER_KERNEL("aten::native_dropout.out", native_dropout_out);
-EMBER_REGISTER_KERNEL("aten::empty_strided.out", empty_strided_out);
-EMBER_REGISTER_KERNEL("aten::masked_scatter.out", masked_scatter_out);
-EMBER_REGISTER_KERNEL("aten::rand.out", rand_out);
-EMBER_REGISTER_KERNEL("aten::randn.out", randn_out);
-EMBER_REGISTER_KERNEL("aten::randperm.out", randperm_out);
+EMBER_REGISTER_KERNEL("aten::scatter_reduce.two_out", scatter_reduce_two_out, kRealTypes);
+EMBER_REGISTER_KERNEL("aten::_embedding_bag.out", embedding_bag_out, kFloatTypes);
+EMBER_REGISTER_KERNEL("aten::_cdist_forward.out", cdist_forward_out, kFloatTypes);
+EMBER_REGISTER_KERNEL("aten::_pdist_forward.out", pdist_forward_out, kFloatTypes);
+EMBER_REGISTER_KERNEL("aten::col2im.out", col2im_out, kFloatTypes);
+EMBER_REGISTER_KERNEL("aten::native_dropout.out", native_dropout_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::empty_strided.out", empty_strided_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::masked_scatter.out", masked_scatter_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::rand.out", rand_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::randn.out", randn_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::randperm.out", randperm_out, kAllTypes);
 
 }  // namespace ember::kernels

@@ -388,10 +388,10 @@ void group_norm_out(KernelContext& ctx, const Tensor& input, const Tensor* weigh
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::_native_batch_norm_legit_no_training.out", batch_norm_no_training_out);
-EMBER_REGISTER_KERNEL("aten::_native_batch_norm_legit.out", batch_norm_legit_out);
-EMBER_REGISTER_KERNEL("aten::_native_batch_norm_legit.no_stats_out", batch_norm_no_stats_out);
-EMBER_REGISTER_KERNEL("aten::native_layer_norm.out", layer_norm_out);
-EMBER_REGISTER_KERNEL("aten::native_group_norm.out", group_norm_out);
+EMBER_REGISTER_KERNEL("aten::_native_batch_norm_legit_no_training.out", batch_norm_no_training_out, kFloatTypes);
+EMBER_REGISTER_KERNEL("aten::_native_batch_norm_legit.out", batch_norm_legit_out, kFloatTypes);
+EMBER_REGISTER_KERNEL("aten::_native_batch_norm_legit.no_stats_out", batch_norm_no_stats_out, kFloatTypes);
+EMBER_REGISTER_KERNEL("aten::native_layer_norm.out", layer_norm_out, kFloatTypes);
+EMBER_REGISTER_KERNEL("aten::native_group_norm.out", group_norm_out, kFloatTypes);
 
 }  // namespace ember::kernels

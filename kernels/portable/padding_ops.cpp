@@ -149,11 +149,11 @@ void replication_pad3d_out(KernelContext& ctx, const Tensor& self, IntArrayRef p
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::reflection_pad1d.out", reflection_pad1d_out);
-EMBER_REGISTER_KERNEL("aten::reflection_pad2d.out", reflection_pad2d_out);
-EMBER_REGISTER_KERNEL("aten::reflection_pad3d.out", reflection_pad3d_out);
-EMBER_REGISTER_KERNEL("aten::replication_pad1d.out", replication_pad1d_out);
-EMBER_REGISTER_KERNEL("aten::replication_pad2d.out", replication_pad2d_out);
-EMBER_REGISTER_KERNEL("aten::replication_pad3d.out", replication_pad3d_out);
+EMBER_REGISTER_KERNEL("aten::reflection_pad1d.out", reflection_pad1d_out, kRealTypes);
+EMBER_REGISTER_KERNEL("aten::reflection_pad2d.out", reflection_pad2d_out, kRealTypes);
+EMBER_REGISTER_KERNEL("aten::reflection_pad3d.out", reflection_pad3d_out, kRealTypes);
+EMBER_REGISTER_KERNEL("aten::replication_pad1d.out", replication_pad1d_out, kRealTypes);
+EMBER_REGISTER_KERNEL("aten::replication_pad2d.out", replication_pad2d_out, kRealTypes);
+EMBER_REGISTER_KERNEL("aten::replication_pad3d.out", replication_pad3d_out, kRealTypes);
 
 }  // namespace ember::kernels

@@ -298,8 +298,8 @@ void adaptive_avg_pool3d_out(KernelContext& ctx, const Tensor& self, IntArrayRef
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::max_pool3d_with_indices.out", max_pool3d_with_indices_out);
-EMBER_REGISTER_KERNEL("aten::avg_pool3d.out", avg_pool3d_out);
-EMBER_REGISTER_KERNEL("aten::_adaptive_avg_pool3d.out", adaptive_avg_pool3d_out);
+EMBER_REGISTER_KERNEL("aten::max_pool3d_with_indices.out", max_pool3d_with_indices_out, kRealTypes);
+EMBER_REGISTER_KERNEL("aten::avg_pool3d.out", avg_pool3d_out, kFloatTypes | dtype_bit(ScalarType::Long));
+EMBER_REGISTER_KERNEL("aten::_adaptive_avg_pool3d.out", adaptive_avg_pool3d_out, kFloatTypes);
 
 }  // namespace ember::kernels

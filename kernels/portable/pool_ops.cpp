@@ -261,8 +261,8 @@ void adaptive_avg_pool2d_out(KernelContext& ctx, const Tensor& self, IntArrayRef
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::max_pool2d_with_indices.out", max_pool2d_with_indices_out);
-EMBER_REGISTER_KERNEL("aten::avg_pool2d.out", avg_pool2d_out);
-EMBER_REGISTER_KERNEL("aten::_adaptive_avg_pool2d.out", adaptive_avg_pool2d_out);
+EMBER_REGISTER_KERNEL("aten::max_pool2d_with_indices.out", max_pool2d_with_indices_out, kRealTypes);
+EMBER_REGISTER_KERNEL("aten::avg_pool2d.out", avg_pool2d_out, kFloatTypes | dtype_bit(ScalarType::Long));
+EMBER_REGISTER_KERNEL("aten::_adaptive_avg_pool2d.out", adaptive_avg_pool2d_out, kFloatTypes);
 
 }  // namespace ember::kernels

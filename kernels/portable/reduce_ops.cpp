@@ -473,29 +473,29 @@ void cumsum_out(KernelContext& ctx, const Tensor& self, int64_t dim, std::option
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::sum.IntList_out", sum_dim_out);
-EMBER_REGISTER_KERNEL("aten::max.unary_out", max_unary_out);
-EMBER_REGISTER_KERNEL("aten::linalg_vector_norm.out", linalg_vector_norm_out);
-EMBER_REGISTER_KERNEL("aten::min.unary_out", min_unary_out);
-EMBER_REGISTER_KERNEL("aten::sum.out", sum_out);
-EMBER_REGISTER_KERNEL("aten::mean.out", mean_dim_out);
-EMBER_REGISTER_KERNEL("aten::mean.dtype_out", mean_dtype_out);
-EMBER_REGISTER_KERNEL("aten::prod.int_out", prod_int_out);
-EMBER_REGISTER_KERNEL("aten::prod.out", prod_out);
-EMBER_REGISTER_KERNEL("aten::amax.out", amax_out);
-EMBER_REGISTER_KERNEL("aten::amin.out", amin_out);
-EMBER_REGISTER_KERNEL("aten::any.out", any_dim_out);
-EMBER_REGISTER_KERNEL("aten::any.dims_out", any_dims_out);
-EMBER_REGISTER_KERNEL("aten::any.all_out", any_all_out);
-EMBER_REGISTER_KERNEL("aten::all.out", all_dim_out);
-EMBER_REGISTER_KERNEL("aten::all.dims_out", all_dims_out);
-EMBER_REGISTER_KERNEL("aten::all.all_out", all_all_out);
-EMBER_REGISTER_KERNEL("aten::argmax.out", argmax_out);
-EMBER_REGISTER_KERNEL("aten::argmin.out", argmin_out);
-EMBER_REGISTER_KERNEL("aten::max.dim_max", max_dim_out);
-EMBER_REGISTER_KERNEL("aten::min.dim_min", min_dim_out);
-EMBER_REGISTER_KERNEL("aten::var.correction_out", var_correction_out);
-EMBER_REGISTER_KERNEL("aten::logsumexp.out", logsumexp_out);
-EMBER_REGISTER_KERNEL("aten::cumsum.out", cumsum_out);
+EMBER_REGISTER_KERNEL("aten::sum.IntList_out", sum_dim_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::max.unary_out", max_unary_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::linalg_vector_norm.out", linalg_vector_norm_out, kFloatTypes);
+EMBER_REGISTER_KERNEL("aten::min.unary_out", min_unary_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::sum.out", sum_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::mean.out", mean_dim_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::mean.dtype_out", mean_dtype_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::prod.int_out", prod_int_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::prod.out", prod_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::amax.out", amax_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::amin.out", amin_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::any.out", any_dim_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::any.dims_out", any_dims_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::any.all_out", any_all_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::all.out", all_dim_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::all.dims_out", all_dims_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::all.all_out", all_all_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::argmax.out", argmax_out, kRealTypes);
+EMBER_REGISTER_KERNEL("aten::argmin.out", argmin_out, kRealTypes);
+EMBER_REGISTER_KERNEL("aten::max.dim_max", max_dim_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::min.dim_min", min_dim_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::var.correction_out", var_correction_out, kFloatTypes);
+EMBER_REGISTER_KERNEL("aten::logsumexp.out", logsumexp_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::cumsum.out", cumsum_out, kAllTypes);
 
 }  // namespace ember::kernels

@@ -87,7 +87,7 @@ void log_softmax(KernelContext& ctx, const Tensor& self, int64_t dim, bool half_
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::_softmax.out", softmax);
-EMBER_REGISTER_KERNEL("aten::_log_softmax.out", log_softmax);
+EMBER_REGISTER_KERNEL("aten::_softmax.out", softmax, kFloatTypes);
+EMBER_REGISTER_KERNEL("aten::_log_softmax.out", log_softmax, kFloatTypes);
 
 }  // namespace ember::kernels

@@ -271,9 +271,9 @@ void var_out(KernelContext& ctx, const Tensor& self, std::optional<IntArrayRef> 
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::sort.values", sort_values);
-EMBER_REGISTER_KERNEL("aten::sort.values_stable", sort_values_stable);
-EMBER_REGISTER_KERNEL("aten::topk.values", topk_values);
-EMBER_REGISTER_KERNEL("aten::var.out", var_out);
+EMBER_REGISTER_KERNEL("aten::sort.values", sort_values, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::sort.values_stable", sort_values_stable, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::topk.values", topk_values, kRealTypes);
+EMBER_REGISTER_KERNEL("aten::var.out", var_out, kFloatTypes);
 
 }  // namespace ember::kernels

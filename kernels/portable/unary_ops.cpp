@@ -16,7 +16,7 @@ void float_op(KernelContext& ctx, const char* op, const Tensor& in, Tensor& out,
 }
 
 // An op that keeps the input's dtype, for the given dtype families.
-template <unsigned kSet, typename Fn>
+template <DtypeMask kSet, typename Fn>
 void same_type_op(KernelContext& ctx, const char* op, const Tensor& in, Tensor& out, Fn fn) {
   unary_op<kSet>(ctx, op, in, out, Promotion::kDefault, [fn](auto) { return fn; });
 }
@@ -172,40 +172,40 @@ void isinf_out(KernelContext& ctx, const Tensor& self, Tensor& out) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::exp.out", exp_out);
-EMBER_REGISTER_KERNEL("aten::expm1.out", expm1_out);
-EMBER_REGISTER_KERNEL("aten::log.out", log_out);
-EMBER_REGISTER_KERNEL("aten::log1p.out", log1p_out);
-EMBER_REGISTER_KERNEL("aten::log2.out", log2_out);
-EMBER_REGISTER_KERNEL("aten::log10.out", log10_out);
-EMBER_REGISTER_KERNEL("aten::sqrt.out", sqrt_out);
-EMBER_REGISTER_KERNEL("aten::rsqrt.out", rsqrt_out);
-EMBER_REGISTER_KERNEL("aten::reciprocal.out", reciprocal_out);
-EMBER_REGISTER_KERNEL("aten::sin.out", sin_out);
-EMBER_REGISTER_KERNEL("aten::cos.out", cos_out);
-EMBER_REGISTER_KERNEL("aten::tan.out", tan_out);
-EMBER_REGISTER_KERNEL("aten::asin.out", asin_out);
-EMBER_REGISTER_KERNEL("aten::acos.out", acos_out);
-EMBER_REGISTER_KERNEL("aten::atan.out", atan_out);
-EMBER_REGISTER_KERNEL("aten::sinh.out", sinh_out);
-EMBER_REGISTER_KERNEL("aten::cosh.out", cosh_out);
-EMBER_REGISTER_KERNEL("aten::tanh.out", tanh_out);
-EMBER_REGISTER_KERNEL("aten::asinh.out", asinh_out);
-EMBER_REGISTER_KERNEL("aten::acosh.out", acosh_out);
-EMBER_REGISTER_KERNEL("aten::atanh.out", atanh_out);
-EMBER_REGISTER_KERNEL("aten::erf.out", erf_out);
-EMBER_REGISTER_KERNEL("aten::sigmoid.out", sigmoid_out);
-EMBER_REGISTER_KERNEL("aten::neg.out", neg_out);
-EMBER_REGISTER_KERNEL("aten::abs.out", abs_out);
-EMBER_REGISTER_KERNEL("aten::sign.out", sign_out);
-EMBER_REGISTER_KERNEL("aten::floor.out", floor_out);
-EMBER_REGISTER_KERNEL("aten::ceil.out", ceil_out);
-EMBER_REGISTER_KERNEL("aten::trunc.out", trunc_out);
-EMBER_REGISTER_KERNEL("aten::round.out", round_out);
-EMBER_REGISTER_KERNEL("aten::round.decimals_out", round_decimals_out);
-EMBER_REGISTER_KERNEL("aten::bitwise_not.out", bitwise_not_out);
-EMBER_REGISTER_KERNEL("aten::logical_not.out", logical_not_out);
-EMBER_REGISTER_KERNEL("aten::isnan.out", isnan_out);
-EMBER_REGISTER_KERNEL("aten::isinf.out", isinf_out);
+EMBER_REGISTER_KERNEL("aten::exp.out", exp_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::expm1.out", expm1_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::log.out", log_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::log1p.out", log1p_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::log2.out", log2_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::log10.out", log10_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::sqrt.out", sqrt_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::rsqrt.out", rsqrt_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::reciprocal.out", reciprocal_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::sin.out", sin_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::cos.out", cos_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::tan.out", tan_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::asin.out", asin_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::acos.out", acos_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::atan.out", atan_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::sinh.out", sinh_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::cosh.out", cosh_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::tanh.out", tanh_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::asinh.out", asinh_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::acosh.out", acosh_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::atanh.out", atanh_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::erf.out", erf_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::sigmoid.out", sigmoid_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::neg.out", neg_out, kRealTypes);
+EMBER_REGISTER_KERNEL("aten::abs.out", abs_out, kRealTypes);
+EMBER_REGISTER_KERNEL("aten::sign.out", sign_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::floor.out", floor_out, kRealTypes);
+EMBER_REGISTER_KERNEL("aten::ceil.out", ceil_out, kRealTypes);
+EMBER_REGISTER_KERNEL("aten::trunc.out", trunc_out, kRealTypes);
+EMBER_REGISTER_KERNEL("aten::round.out", round_out, kRealTypes);
+EMBER_REGISTER_KERNEL("aten::round.decimals_out", round_decimals_out, kFloatTypes);
+EMBER_REGISTER_KERNEL("aten::bitwise_not.out", bitwise_not_out, kIntAndBoolTypes);
+EMBER_REGISTER_KERNEL("aten::logical_not.out", logical_not_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::isnan.out", isnan_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::isinf.out", isinf_out, kAllTypes);
 
 }  // namespace ember::kernels

@@ -334,8 +334,8 @@ void grid_sampler_2d_out(KernelContext& ctx, const Tensor& input, const Tensor& 
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::upsample_nearest2d.vec_out", upsample_nearest2d_vec_out);
-EMBER_REGISTER_KERNEL("aten::upsample_bilinear2d.vec_out", upsample_bilinear2d_vec_out);
-EMBER_REGISTER_KERNEL("aten::grid_sampler_2d.out", grid_sampler_2d_out);
+EMBER_REGISTER_KERNEL("aten::upsample_nearest2d.vec_out", upsample_nearest2d_vec_out, kFloatTypes | dtype_bit(ScalarType::Byte));
+EMBER_REGISTER_KERNEL("aten::upsample_bilinear2d.vec_out", upsample_bilinear2d_vec_out, kFloatTypes);
+EMBER_REGISTER_KERNEL("aten::grid_sampler_2d.out", grid_sampler_2d_out, kFloatTypes);
 
 }  // namespace ember::kernels

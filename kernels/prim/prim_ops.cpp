@@ -138,30 +138,33 @@ void trunc_op(KernelContext&, Span<EValue*> a) {
   *a[1] = EValue(static_cast<int64_t>(std::trunc(a[0]->scalar_to_double())));
 }
 
+// Prim ops read only sizes and scalars, so a tensor of any dtype will do.
+constexpr DtypeMask kAnyDtype = ~DtypeMask{0};
+
 struct Registrar {
   Registrar() {
     const KernelEntry entries[] = {
-        {"aten::sym_size.int", sym_size, check_sym_size},
-        {"aten::sym_numel", sym_numel, check_sym_numel},
-        {"executorch_prim::add.Scalar", add, check_binary},
-        {"executorch_prim::sub.Scalar", sub, check_binary},
-        {"executorch_prim::mul.Scalar", mul, check_binary},
-        {"executorch_prim::floordiv.Scalar", floordiv, check_binary},
-        {"executorch_prim::truediv.Scalar", truediv, check_binary},
-        {"executorch_prim::mod.Scalar", mod, check_binary},
-        {"executorch_prim::sym_max.Scalar", sym_max, check_binary},
-        {"executorch_prim::sym_min.Scalar", sym_min, check_binary},
-        {"executorch_prim::eq.Scalar", eq, check_binary},
-        {"executorch_prim::gt.Scalar", gt, check_binary},
-        {"executorch_prim::lt.Scalar", lt, check_binary},
-        {"executorch_prim::ge.Scalar", ge, check_binary},
-        {"executorch_prim::le.Scalar", le, check_binary},
-        {"executorch_prim::neg.Scalar", neg, check_unary},
-        {"executorch_prim::sym_float.Scalar", sym_float, check_unary},
-        {"executorch_prim::sym_int.Scalar", sym_int, check_unary},
-        {"executorch_prim::ceil.Scalar", ceil_op, check_unary},
-        {"executorch_prim::round.Scalar", round_op, check_unary},
-        {"executorch_prim::trunc.Scalar", trunc_op, check_unary},
+        {"aten::sym_size.int", sym_size, check_sym_size, 0, -1, kAnyDtype},
+        {"aten::sym_numel", sym_numel, check_sym_numel, 0, -1, kAnyDtype},
+        {"executorch_prim::add.Scalar", add, check_binary, 0, -1, kAnyDtype},
+        {"executorch_prim::sub.Scalar", sub, check_binary, 0, -1, kAnyDtype},
+        {"executorch_prim::mul.Scalar", mul, check_binary, 0, -1, kAnyDtype},
+        {"executorch_prim::floordiv.Scalar", floordiv, check_binary, 0, -1, kAnyDtype},
+        {"executorch_prim::truediv.Scalar", truediv, check_binary, 0, -1, kAnyDtype},
+        {"executorch_prim::mod.Scalar", mod, check_binary, 0, -1, kAnyDtype},
+        {"executorch_prim::sym_max.Scalar", sym_max, check_binary, 0, -1, kAnyDtype},
+        {"executorch_prim::sym_min.Scalar", sym_min, check_binary, 0, -1, kAnyDtype},
+        {"executorch_prim::eq.Scalar", eq, check_binary, 0, -1, kAnyDtype},
+        {"executorch_prim::gt.Scalar", gt, check_binary, 0, -1, kAnyDtype},
+        {"executorch_prim::lt.Scalar", lt, check_binary, 0, -1, kAnyDtype},
+        {"executorch_prim::ge.Scalar", ge, check_binary, 0, -1, kAnyDtype},
+        {"executorch_prim::le.Scalar", le, check_binary, 0, -1, kAnyDtype},
+        {"executorch_prim::neg.Scalar", neg, check_unary, 0, -1, kAnyDtype},
+        {"executorch_prim::sym_float.Scalar", sym_float, check_unary, 0, -1, kAnyDtype},
+        {"executorch_prim::sym_int.Scalar", sym_int, check_unary, 0, -1, kAnyDtype},
+        {"executorch_prim::ceil.Scalar", ceil_op, check_unary, 0, -1, kAnyDtype},
+        {"executorch_prim::round.Scalar", round_op, check_unary, 0, -1, kAnyDtype},
+        {"executorch_prim::trunc.Scalar", trunc_op, check_unary, 0, -1, kAnyDtype},
     };
     for (const KernelEntry& e : entries) {
       register_kernel(e);

@@ -1,5 +1,7 @@
 #include "runtime/core/tensor.h"
 
+#include <cstring>
+
 #include "runtime/core/log.h"
 
 namespace ember {
@@ -84,6 +86,38 @@ Error Tensor::resize(Span<const SizesType> new_sizes) {
   }
   recompute_strides_and_numel();
   return Error::Ok;
+}
+
+void copy_across_dim_orders(const Tensor& src, Tensor& dst) {
+  const size_t item = src.element_size();
+  const int64_t n = src.numel();
+  if (n == 0) return;
+  bool same_order = true;
+  for (int d = 0; d < src.dim(); ++d) {
+    same_order = same_order && src.dim_order()[d] == dst.dim_order()[d];
+  }
+  if (same_order) {
+    std::memcpy(dst.mutable_data_ptr(), src.const_data_ptr(), src.nbytes());
+    return;
+  }
+  // Walk the logical index row-major, carrying both element offsets along.
+  const auto* from = static_cast<const uint8_t*>(src.const_data_ptr());
+  auto* to = static_cast<uint8_t*>(dst.mutable_data_ptr());
+  int64_t index[kTensorDimensionLimit] = {};
+  int64_t src_offset = 0;
+  int64_t dst_offset = 0;
+  const int last = src.dim() - 1;
+  for (int64_t i = 0; i < n; ++i) {
+    std::memcpy(to + dst_offset * item, from + src_offset * item, item);
+    for (int d = last; d >= 0; --d) {
+      src_offset += src.stride(d);
+      dst_offset += dst.stride(d);
+      if (++index[d] < src.size(d)) break;
+      src_offset -= src.stride(d) * src.size(d);
+      dst_offset -= dst.stride(d) * dst.size(d);
+      index[d] = 0;
+    }
+  }
 }
 
 }  // namespace ember

@@ -81,4 +81,9 @@ class Tensor final {
   TensorShapeDynamism dynamism_ = TensorShapeDynamism::Static;
 };
 
+// Copies the elements of `src` into `dst`, which has the same dtype and sizes
+// but may lay them out in another dim order (a channels-last input given
+// row-major, or the reverse). No allocation; memcpy when the orders agree.
+void copy_across_dim_orders(const Tensor& src, Tensor& dst);
+
 }  // namespace ember

@@ -449,9 +449,11 @@ Error Method::init_instructions() {
                               "instruction %zu: no kernel for operator %s is linked into this "
                               "runtime", pc, name);
         EMBER_TRY(resolve_args(call->args(), pc, &instr.args));
-        char why[160];
+        char why[256];
         EMBER_CHECK_OR_RETURN(instr.kernel->check_args(instr.args, why, sizeof(why)),
                               Error::InvalidProgram, "instruction %zu (%s): %s", pc, name, why);
+        EMBER_CHECK_OR_RETURN(check_kernel_dtypes(*instr.kernel, instr.args, why, sizeof(why)),
+                              Error::OperatorMissing, "instruction %zu: %s", pc, why);
         break;
       }
       case fb::InstructionArguments::DelegateCall: {
@@ -537,21 +539,20 @@ Error Method::set_input(size_t index, const Tensor& src) {
               "given)", index, dst.capacity_bytes(), src.nbytes());
     return Error::InvalidArgument;
   }
-  if (!src.is_contiguous_dim_order() || !dst.is_contiguous_dim_order()) {
-    bool same = true;
-    for (int d = 0; d < dst.dim(); ++d) {
-      same = same && src.dim_order()[d] == dst.dim_order()[d];
-    }
-    if (!same) {
+  bool same_order = true;
+  for (int d = 0; d < dst.dim(); ++d) {
+    same_order = same_order && src.dim_order()[d] == dst.dim_order()[d];
+  }
+  if (dst.capacity_bytes() == 0 && dst.nbytes() > 0) {
+    // Not planned: the caller's memory is used directly and must outlive
+    // execute, so it must already be laid out as the program expects.
+    if (!same_order) {
       set_error("input %zu: memory layout (dim order) differs from the exported one", index);
       return Error::InvalidArgument;
     }
-  }
-  if (dst.capacity_bytes() == 0 && dst.nbytes() > 0) {
-    // Not planned: the caller's memory is used directly and must outlive execute.
     dst.set_data(src.mutable_data_ptr(), src.nbytes());
-  } else if (src.nbytes() > 0 && src.const_data_ptr() != dst.const_data_ptr()) {
-    std::memcpy(dst.mutable_data_ptr(), src.const_data_ptr(), src.nbytes());
+  } else if (src.const_data_ptr() != dst.const_data_ptr()) {
+    copy_across_dim_orders(src, dst);
   }
   input_set_[index] = true;
   return Error::Ok;

@@ -1,5 +1,6 @@
 #include "runtime/kernel/kernel_registry.h"
 
+#include <cstdio>
 #include <cstring>
 
 #include "runtime/core/log.h"
@@ -39,6 +40,50 @@ const KernelEntry* find_kernel(const char* name) {
 }
 
 size_t num_registered_kernels() { return g_num_kernels; }
+
+namespace {
+
+bool fail_dtype(const KernelEntry& entry, ScalarType dtype, size_t arg, DtypeMask supported,
+                char* why, size_t why_size) {
+  char names[160];
+  snprintf(why, why_size, "%s has no kernel for dtype %s (argument %zu); it supports %s",
+           entry.name, scalar_type_name(dtype), arg,
+           format_dtype_mask(supported, names, sizeof(names)));
+  return false;
+}
+
+// Checks every tensor in a value (a tensor, or a list's non-None items).
+bool check_value_dtypes(const KernelEntry& entry, const EValue& value, size_t arg,
+                        DtypeMask supported, char* why, size_t why_size) {
+  if (value.is_tensor()) {
+    const ScalarType dtype = value.to_tensor().scalar_type();
+    return mask_contains(supported, dtype) ||
+           fail_dtype(entry, dtype, arg, supported, why, why_size);
+  }
+  if (value.is_tensor_list() || value.is_optional_tensor_list()) {
+    for (const Tensor* t : value.to_tensor_list()) {
+      if (t != nullptr && !mask_contains(supported, t->scalar_type())) {
+        return fail_dtype(entry, t->scalar_type(), arg, supported, why, why_size);
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+bool check_kernel_dtypes(const KernelEntry& entry, Span<EValue* const> args, char* why,
+                         size_t why_size) {
+  const size_t self = static_cast<size_t>(entry.self_index);
+  if (entry.self_index >= 0 && self < args.size() &&
+      !check_value_dtypes(entry, *args[self], self, entry.self_dtypes, why, why_size)) {
+    return false;
+  }
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (!check_value_dtypes(entry, *args[i], i, entry.tensor_dtypes, why, why_size)) return false;
+  }
+  return true;
+}
 
 const KernelEntry* registered_kernel(size_t index) {
   return index < g_num_kernels ? &g_kernels[index] : nullptr;

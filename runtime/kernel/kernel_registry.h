@@ -6,11 +6,13 @@
 #include <cstddef>
 #include <cstdio>
 #include <optional>
+#include <type_traits>
 #include <utility>
 
 #include "runtime/core/error.h"
 #include "runtime/core/evalue.h"
 #include "runtime/core/span.h"
+#include "runtime/kernel/dtype_mask.h"
 #include "runtime/kernel/kernel_context.h"
 
 namespace ember {
@@ -24,7 +26,20 @@ struct KernelEntry {
   const char* name;
   BoxedKernelFn fn;
   KernelArgCheckFn check_args;
+  // The dtypes the kernel's first tensor input ("self") may have, and which
+  // argument that is (-1: the kernel takes no tensor input).
+  DtypeMask self_dtypes;
+  int self_index;
+  // The dtypes every tensor argument, outs included, may have: the element
+  // types the kernel library is built for.
+  DtypeMask tensor_dtypes;
 };
+
+// Load-time check that a call's self dtype, and every tensor's dtype, are ones
+// the kernel declares; writes why, naming the op and the dtype, into `why` on
+// failure. Assumes the argument kinds passed check_args.
+bool check_kernel_dtypes(const KernelEntry& entry, Span<EValue* const> args, char* why,
+                         size_t why_size);
 
 // Adds a kernel; a later registration of the same name replaces the earlier
 // one (so an optimized library may override portable kernels).
@@ -97,12 +112,28 @@ struct Unbox<std::optional<T>> {
   }
 };
 
+// Tensor inputs, as opposed to outs (Tensor&) and non-tensor arguments.
+template <typename T>
+constexpr bool is_tensor_input =
+    std::is_same_v<T, const Tensor&> || std::is_same_v<T, const Tensor*> ||
+    std::is_same_v<T, TensorList> || std::is_same_v<T, OptionalTensorList>;
+
+template <typename... Args>
+constexpr int first_tensor_input() {
+  constexpr bool inputs[] = {is_tensor_input<Args>..., false};
+  for (int i = 0; i < static_cast<int>(sizeof...(Args)); ++i) {
+    if (inputs[i]) return i;
+  }
+  return -1;
+}
+
 template <typename F, F fn>
 struct KernelWrapper;
 
 template <typename... Args, void (*fn)(KernelContext&, Args...)>
 struct KernelWrapper<void (*)(KernelContext&, Args...), fn> {
   static constexpr size_t kNumArgs = sizeof...(Args);
+  static constexpr int kSelfIndex = detail::first_tensor_input<Args...>();
 
   static void call(KernelContext& ctx, Span<EValue*> args) {
     call_impl(ctx, args, std::index_sequence_for<Args...>{});
@@ -145,15 +176,19 @@ struct KernelWrapper<void (*)(KernelContext&, Args...), fn> {
 
 // Builds the registry entry for a typed kernel function.
 template <typename F, F fn>
-constexpr KernelEntry make_kernel_entry(const char* name) {
-  return KernelEntry{name, &detail::KernelWrapper<F, fn>::call,
-                     &detail::KernelWrapper<F, fn>::check_args};
+constexpr KernelEntry make_kernel_entry(const char* name, DtypeMask self_dtypes,
+                                        DtypeMask tensor_dtypes = kAllTypes) {
+  using Wrapper = detail::KernelWrapper<F, fn>;
+  return KernelEntry{name, &Wrapper::call, &Wrapper::check_args, self_dtypes,
+                     Wrapper::kSelfIndex, tensor_dtypes};
 }
 
 }  // namespace ember
 
-// Registers `fn` under `name` when the program starts. Kernel libraries are
-// linked whole-archive so that these initializers are kept.
-#define EMBER_REGISTER_KERNEL(name, fn)                                                   \
-  static const ::ember::Error EMBER_CONCAT_(ember_kernel_reg_, __LINE__) =                \
-      ::ember::register_kernel(::ember::make_kernel_entry<decltype(&fn), &fn>(name))
+// Registers `fn` under `name` when the program starts, for a self (first
+// tensor input) of the dtypes in `self_dtypes`. Kernel libraries are linked
+// whole-archive so that these initializers are kept.
+#define EMBER_REGISTER_KERNEL(name, fn, self_dtypes)                              \
+  static const ::ember::Error EMBER_CONCAT_(ember_kernel_reg_, __LINE__) =        \
+      ::ember::register_kernel(                                                   \
+          ::ember::make_kernel_entry<decltype(&fn), &fn>(name, (self_dtypes)))

@@ -16,6 +16,8 @@ case does not apply to that dtype):
   empty    tensors with a zero-size dim
   bcast    broadcasting shapes (binary ops)
   negdim   negative `dim` arguments (reductions, shape ops)
+  channels_last  4-d inputs in channels-last memory format (elementwise, conv,
+           pooling, upsampling), mixed with contiguous ones for binary ops
 
 Tolerances (values; dtype and shape must match exactly, NaN positions equal):
   float32   rtol 1e-5, atol 1e-5
@@ -106,12 +108,17 @@ def make(shape, dtype, g, domain="any", special=False):
     return t.to(dtype)
 
 
+def channels_last(t: torch.Tensor) -> torch.Tensor:
+    return t.contiguous(memory_format=torch.channels_last)
+
+
 def unary_cases(domain="any", shape=(3, 4, 5)):
     return {
         "rand": lambda d, g: (make(shape, d, g, domain),),
         "special": lambda d, g: (make(shape, d, g, domain, special=True),) if is_float(d) else None,
         "0d": lambda d, g: (make((), d, g, domain),),
         "empty": lambda d, g: (make((0, 3), d, g, domain),),
+        "channels_last": lambda d, g: (channels_last(make((2, 3, 4, 5), d, g, domain)),),
     }
 
 
@@ -124,6 +131,8 @@ def binary_cases(domain_a="any", domain_b="any"):
         "bcast": lambda d, g: (make((2, 1, 5), d, g, domain_a), make((4, 1), d, g, domain_b)),
         "0d": lambda d, g: (make((), d, g, domain_a), make((), d, g, domain_b)),
         "empty": lambda d, g: (make((0, 4), d, g, domain_a), make((0, 4), d, g, domain_b)),
+        "channels_last": lambda d, g: (channels_last(make((2, 3, 4, 5), d, g, domain_a)),
+                                       make((2, 3, 4, 5), d, g, domain_b)),
     }
 
 
@@ -383,7 +392,9 @@ spec("baddbmm", lambda a, b, c: torch.baddbmm(a, b, c),
 # Neural-network ops (float dtypes).
 _img = lambda d, g, c=3, h=6, w=5: make((2, c, h, w), d, g)
 spec("conv2d", lambda x, w, b: F.conv2d(x, w, b, stride=1, padding=1),
-     {"rand": lambda d, g: (_img(d, g), make((4, 3, 3, 3), d, g), make((4,), d, g))}, ALL, 8)
+     {"rand": lambda d, g: (_img(d, g), make((4, 3, 3, 3), d, g), make((4,), d, g)),
+      "channels_last": lambda d, g: (channels_last(_img(d, g)), channels_last(make((4, 3, 3, 3), d, g)),
+                                     make((4,), d, g))}, ALL, 8)
 spec("conv2d_strided_grouped", lambda x, w: F.conv2d(x, w, None, stride=2, padding=(1, 0), dilation=(1, 2), groups=2),
      {"rand": lambda d, g: (make((1, 4, 7, 8), d, g), make((6, 2, 3, 2), d, g))}, ALL, 8)
 spec("conv1d", lambda x, w, b: F.conv1d(x, w, b, padding=2),
@@ -392,11 +403,13 @@ spec("conv_transpose2d", lambda x, w, b: F.conv_transpose2d(x, w, b, stride=2, p
      {"rand": lambda d, g: (_img(d, g), make((3, 4, 3, 3), d, g), make((4,), d, g))}, ALL, 8)
 spec("conv_transpose1d", lambda x, w: F.conv_transpose1d(x, w, stride=2),
      {"rand": lambda d, g: (make((2, 3, 5), d, g), make((3, 2, 3), d, g))}, ALL, 8)
-spec("max_pool2d", lambda x: F.max_pool2d(x, 2), {"rand": lambda d, g: (_img(d, g),)}, ALL)
+_img_cases = {"rand": lambda d, g: (_img(d, g),),
+              "channels_last": lambda d, g: (channels_last(_img(d, g)),)}
+spec("max_pool2d", lambda x: F.max_pool2d(x, 2), _img_cases, ALL)
 spec("max_pool2d_pad_stride", lambda x: F.max_pool2d(x, 3, stride=2, padding=1, ceil_mode=True),
      {"rand": lambda d, g: (_img(d, g),)}, ALL)
 spec("max_pool1d", lambda x: F.max_pool1d(x, 2), {"rand": lambda d, g: (make((2, 3, 8), d, g),)}, ALL)
-spec("avg_pool2d", lambda x: F.avg_pool2d(x, 2), {"rand": lambda d, g: (_img(d, g),)}, ALL, 2)
+spec("avg_pool2d", lambda x: F.avg_pool2d(x, 2), _img_cases, ALL, 2)
 spec("avg_pool2d_pad", lambda x: F.avg_pool2d(x, 3, stride=2, padding=1, count_include_pad=False),
      {"rand": lambda d, g: (_img(d, g),)}, ALL, 2)
 spec("adaptive_avg_pool2d", lambda x: F.adaptive_avg_pool2d(x, (1, 1)), {"rand": lambda d, g: (_img(d, g),)}, ALL, 2)
@@ -413,7 +426,7 @@ spec("glu", lambda x: F.glu(x, dim=-1), {"rand": lambda d, g: (make((3, 4, 6), d
 spec("upsample_nearest2d", lambda x: F.interpolate(x, scale_factor=2, mode="nearest"),
      {"rand": lambda d, g: (_img(d, g),)}, ALL, aten=("upsample_nearest2d.vec",))
 spec("upsample_bilinear2d", lambda x: F.interpolate(x, size=(9, 7), mode="bilinear", align_corners=False),
-     {"rand": lambda d, g: (_img(d, g),)}, ALL, 2, aten=("upsample_bilinear2d.vec",))
+     _img_cases, ALL, 2, aten=("upsample_bilinear2d.vec",))
 spec("upsample_bilinear2d_ac", lambda x: F.interpolate(x, scale_factor=2, mode="bilinear", align_corners=True),
      {"rand": lambda d, g: (_img(d, g),)}, ALL, 2, aten=("upsample_bilinear2d.vec",))
 spec("grid_sample", lambda x, grid: F.grid_sample(x, grid, align_corners=False),
@@ -486,10 +499,10 @@ KNOWN_FAILURES: dict[tuple[str, str, str], str] = {
     ('cumprod', '*', '*'): 'runtime lacks kernel aten::cumprod.out',
     ('erfinv', '*', '*'): 'runtime lacks kernel aten::erfinv.out',
     ('hypot', '*', '*'): 'runtime lacks kernel aten::hypot.out',
-    ('nonzero', '*', '*'): 'runtime lacks kernel aten::nonzero.out',
     ('sgn_signbit', '*', '*'): 'runtime lacks kernel aten::signbit.out',
     ('var_mean', '*', '*'): 'runtime lacks kernel aten::var_mean.correction_out',
     ('embedding_bag', '*', '*'): 'runtime lacks kernel aten::_embedding_bag_forward_only.out',
+    ('nonzero', '*', '*'): 'runtime lacks kernel aten::nonzero.out',
 }
 
 

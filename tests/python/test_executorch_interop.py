@@ -81,3 +81,32 @@ def test_dynamic_batch_file_runs_on_executorch():
         x = torch.randn(size, 64)
         with torch.no_grad():
             assert_matches_eager(method.execute([x])[0], model(x))
+
+
+def _channels_last_resnet():
+    return models.seeded(models.ResNet18).to(memory_format=torch.channels_last)
+
+
+@pytest.mark.xfail(strict=True, reason="kernels that index memory row-major (conv, pooling, ...) "
+                   "refuse channels-last tensors inside the program")
+def test_channels_last_executorch_file_runs_on_ember(tmp_pte):
+    """ExecuTorch keeps a channels-last input's dim order in the program. Ember copies a
+    row-major input into that layout, whatever layout the caller's tensor has, and returns
+    outputs in the caller's usual row-major order."""
+    model = _channels_last_resnet()
+    x = torch.randn(2, 3, 32, 32).contiguous(memory_format=torch.channels_last)
+    with open(tmp_pte, "wb") as f:
+        f.write(_executorch_program(model, (x,)))
+    module = ember.runtime.load(tmp_pte)
+    with torch.no_grad():
+        expected = model(x)
+    assert_matches_eager(module.forward(x), expected)
+    assert_matches_eager(module.forward(x.contiguous()), expected)
+
+
+def test_channels_last_model_exported_by_ember(tmp_pte):
+    model = _channels_last_resnet()
+    x = torch.randn(2, 3, 32, 32).contiguous(memory_format=torch.channels_last)
+    ember.export(model, (x,)).save(tmp_pte)
+    with torch.no_grad():
+        assert_matches_eager(ember.runtime.load(tmp_pte).forward(x), model(x))

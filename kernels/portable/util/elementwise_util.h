@@ -447,31 +447,19 @@ bool map_elementwise(KernelContext& ctx, const char* op, Fn fn, Tensor& out,
 // ---------------------------------------------------------------------------
 // Dtype dispatch
 
-// Dtype families an op computes in; combine with |.
-enum DtypeSet : unsigned {
-  kBoolTypes = 1,
-  kIntTypes = 2,
-  kFloatTypes = 4,
-  kIntAndBoolTypes = kIntTypes | kBoolTypes,
-  kRealTypes = kIntTypes | kFloatTypes,
-  kAllTypes = kIntTypes | kFloatTypes | kBoolTypes,
-};
-
 template <typename T>
 struct TypeTag {
   using type = T;
 };
 
-template <unsigned kSet, typename T>
+template <DtypeMask kSet, typename T>
 constexpr bool in_dtype_set() {
-  if constexpr (std::is_same_v<T, bool>) return (kSet & kBoolTypes) != 0;
-  if constexpr (std::is_integral_v<T>) return (kSet & kIntTypes) != 0;
-  return (kSet & kFloatTypes) != 0;
+  return mask_contains(kSet, CppTypeToScalarType<T>::value);
 }
 
 // Calls fn(TypeTag<CTYPE>{}) for the C++ type of `type` if it is in kSet;
 // otherwise fails the kernel. Returns whether fn ran.
-template <unsigned kSet, typename Fn>
+template <DtypeMask kSet, typename Fn>
 bool switch_dtype(KernelContext& ctx, const char* op, ScalarType type, Fn&& fn) {
   bool ran = false;
   EMBER_SWITCH_ALL_TYPES(type, break, if constexpr (in_dtype_set<kSet, CTYPE>()) {
@@ -582,7 +570,7 @@ inline bool resize_binary(KernelContext& ctx, const char* op, const Operand& a, 
 // `make_fn(TypeTag<CTYPE>{})` returns the element function over math_t<CTYPE>;
 // it is called once per kernel call, so it can convert Scalar arguments.
 // Returns whether the op ran (false after a failure).
-template <unsigned kSet, typename MakeFn>
+template <DtypeMask kSet, typename MakeFn>
 bool binary_op(KernelContext& ctx, const char* op, const Operand& a, const Operand& b, Tensor& out,
                Promotion promotion, MakeFn&& make_fn) {
   ScalarType common;
@@ -600,7 +588,7 @@ bool binary_op(KernelContext& ctx, const char* op, const Operand& a, const Opera
 
 // out = a cmp b: compared in the promoted dtype, the bool result written as
 // out's dtype (usually Bool).
-template <unsigned kSet, typename MakeFn>
+template <DtypeMask kSet, typename MakeFn>
 bool compare_op(KernelContext& ctx, const char* op, const Operand& a, const Operand& b,
                 Tensor& out, MakeFn&& make_fn) {
   ScalarType common;
@@ -631,7 +619,7 @@ inline bool check_out_dtype(KernelContext& ctx, const char* op, ScalarType expec
 // out = fn(in), computed in unary_result_type(in, promotion). As in torch, an
 // op that keeps its dtype (kDefault) needs out of the same dtype; a float op
 // may write any dtype the result casts to.
-template <unsigned kSet, typename MakeFn>
+template <DtypeMask kSet, typename MakeFn>
 bool unary_op(KernelContext& ctx, const char* op, const Tensor& in, Tensor& out,
               Promotion promotion, MakeFn&& make_fn) {
   const ScalarType compute = unary_result_type(in, promotion);
@@ -651,7 +639,7 @@ bool unary_op(KernelContext& ctx, const char* op, const Tensor& in, Tensor& out,
 
 // out = pred(in) for a predicate computed in in's dtype (isnan, logical_not, ...);
 // the bool result is written as out's dtype (callers that need Bool check it).
-template <unsigned kSet, typename MakeFn>
+template <DtypeMask kSet, typename MakeFn>
 bool unary_predicate_op(KernelContext& ctx, const char* op, const Tensor& in, Tensor& out,
                         MakeFn&& make_fn) {
   if (!resize_output(ctx, out, in.sizes(), op)) return false;

@@ -478,8 +478,9 @@ class _Emitter:
         """Emits the call_function nodes of `graph`; returns its outputs."""
         for node in graph.nodes:
             if node.op != "call_function":
-                if node.op == "output":
-                    return list(node.args[0])
+                if node.op == "output":  # a tuple, or one node (a while_loop's condition)
+                    results = node.args[0]
+                    return list(results) if isinstance(results, (tuple, list)) else [results]
                 continue
             target = node.target
             if target in _NO_OP_TARGETS:
@@ -493,6 +494,8 @@ class _Emitter:
                 self._emit_sym_op(node, _SYM_OPS[target])
             elif target is torch.ops.higher_order.cond:
                 self._emit_cond(node)
+            elif target is torch.ops.higher_order.while_loop:
+                self._emit_while_loop(node)
             elif isinstance(target, torch._ops.OpOverload):
                 if not self._fold(node):
                     self._emit_op(node)
@@ -545,18 +548,78 @@ class _Emitter:
         skip_false.instrArgs.destinationInstruction = len(self.instructions)
 
     def _emit_branch(self, node: Node, graph_node: Node, operands: Any, outputs: list[int]) -> None:
+        results = self._emit_subgraph(graph_node, operands)
+        for result, output in zip(results, outputs):
+            self._move(node, self._node_value(result), output)
+
+    def _emit_subgraph(self, graph_node: Node, operands: list[Any]) -> list[Any]:
+        """Emits a control-flow subgraph with its placeholders bound to
+        `operands` (nodes of the enclosing graph, or value ids); returns its outputs."""
         # Resolve in the module that owns the graph: nested conds name their
         # branches relative to the enclosing branch.
         module = getattr(graph_node.graph.owning_module, graph_node.target)
         placeholders = [n for n in module.graph.nodes if n.op == "placeholder"]
         for placeholder, operand in zip(placeholders, operands):
-            if operand in self.folded and operand not in self.node_values:
+            if isinstance(operand, int):
+                self.node_values[placeholder] = operand
+            elif operand in self.folded and operand not in self.node_values:
                 self.folded[placeholder] = self.folded[operand]
             else:
                 self.node_values[placeholder] = self._node_value(operand)
-        results = self._emit_graph(module.graph)
-        for result, output in zip(results, outputs):
-            self._move(node, self._node_value(result), output)
+        return self._emit_graph(module.graph)
+
+    def _emit_while_loop(self, node: Node) -> None:
+        """torch.while_loop as a loop of jumps over loop-carried tensors:
+
+            copy the initial values into the carried tensors
+        head:
+            cond subgraph; jump to exit when false
+            body subgraph; copy its results into the carried tensors
+            jump to head
+        exit:
+
+        Results are copied rather than moved: a move aliases, and the next
+        iteration's body would then write the tensors it is reading."""
+        cond_graph, body_graph, initial, additional = node.args
+        what = f"{node.name} (while_loop)"
+        carried: list[int] = []
+        for operand in initial:
+            fake = operand.meta.get("val") if isinstance(operand, Node) else operand
+            if not isinstance(fake, torch.Tensor):
+                raise ExportError(f"{what}: carries {fake!r}; only tensors may be loop-carried")
+            carried.append(self._tensor_value(fake, what, planned=True))
+            self._copy(node, self._arg(operand, torch._C.TensorType.get(), what), carried[-1])
+        self.node_values[node] = carried
+        head = len(self.instructions)
+        (predicate,) = self._emit_subgraph(cond_graph, [*carried, *additional])
+        exit_jump = self._jump_if_false(node, self._arg(predicate, torch._C.BoolType.get(), what))
+        results = [self._node_value(r) for r in self._emit_subgraph(body_graph, [*carried, *additional])]
+        # A result that is itself carried (returned unchanged or swapped) goes
+        # through a fresh tensor, so no copy reads a tensor an earlier one wrote.
+        for i, result in enumerate(results):
+            if result in carried and result != carried[i]:
+                staged = self._tensor_value(_meta_tensor_like(self.tensor_values[result]), what, True)
+                self._copy(node, result, staged)
+                results[i] = staged
+        for result, target in zip(results, carried):
+            if result != target:
+                self._copy(node, result, target)
+        payload = BoolT()
+        payload.boolVal = False
+        back = self._jump_if_false(node, self._add_value(KernelTypes.Bool, payload))
+        back.instrArgs.destinationInstruction = head
+        exit_jump.instrArgs.destinationInstruction = len(self.instructions)
+        # Later iterations read again what was alive when the loop began.
+        last = len(self.instructions) - 1
+        for lifetime in self.planned.values():
+            if lifetime.start < head <= lifetime.end:
+                lifetime.end = max(lifetime.end, last)
+
+    def _copy(self, node: Node, source: int, target: int) -> None:
+        self._use(source)
+        self._use(target)
+        clone = torch.ops.aten.clone.out
+        self._kernel_call(node, kernel_name(clone), [source, self._null(), target, target])
 
     def _extend_moved_lifetimes(self) -> None:
         """A moved-into value aliases its source's memory, so the source must
@@ -581,9 +644,7 @@ class _Emitter:
         if not isinstance(fake, torch.Tensor):
             fake = _meta_tensor_like(tensor)
         out_id = self._tensor_value(fake, f"output {result.name}", planned=True)
-        self._use(value_id)
-        clone = torch.ops.aten.clone.out
-        self._kernel_call(result, kernel_name(clone), [value_id, self._null(), out_id, out_id])
+        self._copy(result, value_id, out_id)
         return out_id
 
 

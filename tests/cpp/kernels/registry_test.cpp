@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "runtime/kernel/kernel_registry.h"
+#include "tests/cpp/tensor_factory.h"
 
 namespace ember {
 namespace {
@@ -11,7 +14,7 @@ void scale_out(KernelContext& ctx, const Tensor& in, double factor, Tensor& out)
     out.mutable_data_ptr<float>()[i] = static_cast<float>(in.const_data_ptr<float>()[i] * factor);
   }
 }
-EMBER_REGISTER_KERNEL("test::scale.out", scale_out);
+EMBER_REGISTER_KERNEL("test::scale.out", scale_out, dtype_bit(ScalarType::Float));
 
 TEST(KernelRegistry, FindsAndUnboxes) {
   const KernelEntry* entry = find_kernel("test::scale.out");
@@ -29,6 +32,49 @@ TEST(KernelRegistry, ChecksArgumentKinds) {
   EXPECT_FALSE(entry->check_args(Span<EValue* const>(args, 3), why, sizeof(why)));
   EXPECT_NE(std::string(why).find("argument 0 should be Tensor"), std::string::npos) << why;
   EXPECT_FALSE(entry->check_args(Span<EValue* const>(args, 2), why, sizeof(why)));
+}
+
+// Runs the load-time dtype check of `name` on `args`; returns "" when it
+// passes, otherwise why it failed.
+std::string dtype_check(const char* name, std::vector<EValue*> args) {
+  const KernelEntry* entry = find_kernel(name);
+  if (entry == nullptr) return std::string("not registered: ") + name;
+  char why[256] = {};
+  const Span<EValue* const> span(args.data(), args.size());
+  EXPECT_TRUE(entry->check_args(span, why, sizeof(why))) << why;
+  return check_kernel_dtypes(*entry, span, why, sizeof(why)) ? "" : why;
+}
+
+TEST(KernelRegistry, RefusesASelfDtypeTheKernelDoesNotDeclare) {
+  testing::OwnedTensor f(ScalarType::Float, {2}), i(ScalarType::Int, {2});
+  EValue fv(&f.tensor()), iv(&i.tensor()), d(2.0);
+  EXPECT_EQ(dtype_check("test::scale.out", {&fv, &d, &fv}), "");
+  EXPECT_EQ(dtype_check("test::scale.out", {&iv, &d, &fv}),
+            "test::scale.out has no kernel for dtype Int (argument 0); it supports Float");
+}
+
+TEST(KernelRegistry, RefusesTensorsOfDtypesNoKernelIsBuiltFor) {
+  testing::OwnedTensor i(ScalarType::Int, {2}), u16(ScalarType::UInt16, {2});
+  EValue iv(&i.tensor()), u16v(&u16.tensor()), no(false), none;
+  // _to_copy reads any dtype, but this library has no UInt16 element type.
+  const std::string why =
+      dtype_check("aten::_to_copy.out", {&iv, &no, &none, &u16v});
+  EXPECT_NE(why.find("aten::_to_copy.out has no kernel for dtype UInt16 (argument 3)"),
+            std::string::npos) << why;
+}
+
+TEST(KernelRegistry, PortableDeclarationsFollowPyTorch) {
+  testing::OwnedTensor b(ScalarType::Bool, {2}), f(ScalarType::Float, {2}),
+      l(ScalarType::Long, {2});
+  EValue bv(&b.tensor()), fv(&f.tensor()), lv(&l.tensor()), one(int64_t{1});
+  // torch.neg has no Bool kernel; torch.add does.
+  EXPECT_NE(dtype_check("aten::neg.out", {&bv, &bv}).find("dtype Bool"), std::string::npos);
+  EXPECT_EQ(dtype_check("aten::add.out", {&bv, &bv, &one, &bv}), "");
+  // Softmax is for floating types only.
+  EValue dim(int64_t{0}), no(false);
+  EXPECT_EQ(dtype_check("aten::_softmax.out", {&fv, &dim, &no, &fv}), "");
+  EXPECT_NE(dtype_check("aten::_softmax.out", {&lv, &dim, &no, &lv}).find("dtype Long"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -70,6 +70,36 @@ TEST(Tensor, StridesFollowDimOrder) {
   EXPECT_FALSE(cl.is_contiguous_dim_order());
 }
 
+TEST(Tensor, CopiesAcrossDimOrders) {
+  // Element (n, c, h, w) holds n*1000 + c*100 + h*10 + w in every layout.
+  const int32_t sizes[] = {2, 3, 4, 5};
+  testing::OwnedTensor row_major(ScalarType::Int, {2, 3, 4, 5});
+  testing::OwnedTensor channels_last(ScalarType::Int, {2, 3, 4, 5}, TensorShapeDynamism::Static,
+                                     {0, 2, 3, 1});
+  testing::OwnedTensor back(ScalarType::Int, {2, 3, 4, 5});
+  auto value_at = [](const Tensor& t, int n, int c, int h, int w) {
+    return t.const_data_ptr<int32_t>()[n * t.stride(0) + c * t.stride(1) + h * t.stride(2) +
+                                       w * t.stride(3)];
+  };
+  int32_t* data = row_major.data<int32_t>();
+  for (int i = 0; i < 120; ++i) {
+    const int n = i / 60, c = i / 20 % 3, h = i / 5 % 4, w = i % 5;
+    data[i] = n * 1000 + c * 100 + h * 10 + w;
+  }
+  copy_across_dim_orders(row_major.tensor(), channels_last.tensor());
+  copy_across_dim_orders(channels_last.tensor(), back.tensor());
+  for (int n = 0; n < sizes[0]; ++n)
+    for (int c = 0; c < sizes[1]; ++c)
+      for (int h = 0; h < sizes[2]; ++h)
+        for (int w = 0; w < sizes[3]; ++w) {
+          const int32_t want = n * 1000 + c * 100 + h * 10 + w;
+          ASSERT_EQ(value_at(channels_last.tensor(), n, c, h, w), want);
+          ASSERT_EQ(value_at(back.tensor(), n, c, h, w), want);
+        }
+  // Channels-last memory starts with the first pixel's channels.
+  EXPECT_EQ(channels_last.data<int32_t>()[1], 100);
+}
+
 TEST(Tensor, ResizeStaysWithinCapacity) {
   testing::OwnedTensor owned(ScalarType::Float, {4, 8}, TensorShapeDynamism::DynamicBound);
   Tensor& t = owned.tensor();

@@ -23,7 +23,7 @@ void add_one_out(KernelContext& ctx, const Tensor& in, Tensor& out) {
     out.mutable_data_ptr<float>()[i] = in.const_data_ptr<float>()[i] + 1.0f;
   }
 }
-EMBER_REGISTER_KERNEL("test::add_one.out", add_one_out);
+EMBER_REGISTER_KERNEL("test::add_one.out", add_one_out, dtype_bit(ScalarType::Float));
 
 // A backend whose blob "add1" means out = in + 1; it proves the delegate path.
 class TestBackend final : public BackendInterface {

@@ -1,0 +1,23 @@
+#include "runtime/kernel/dtype_mask.h"
+
+#include <cstdio>
+
+namespace ember {
+
+const char* format_dtype_mask(DtypeMask mask, char* buf, size_t size) {
+  if (size == 0) return buf;
+  buf[0] = '\0';
+  size_t used = 0;
+  for (unsigned code = 0; code < 64 && used < size; ++code) {
+    if ((mask & (DtypeMask{1} << code)) == 0 || !is_valid_scalar_type(static_cast<int>(code))) {
+      continue;
+    }
+    const int n = snprintf(buf + used, size - used, "%s%s", used == 0 ? "" : ", ",
+                           scalar_type_name(static_cast<ScalarType>(code)));
+    if (n < 0) break;
+    used += static_cast<size_t>(n);
+  }
+  return buf;
+}
+
+}  // namespace ember
