@@ -158,7 +158,7 @@ void avg_pool2d_backward_grad_input(KernelContext& ctx, const Tensor& grad_outpu
   }
   EMBER_KERNEL_CHECK(ctx, !divisor_override.has_value() || *divisor_override != 0,
                      "%s: divisor_override must not be zero", op);
-  EMBER_SWITCH_FLOAT_TYPES(self.scalar_type(), return nn::fail_dtype(ctx, op, self.scalar_type()),
+  EMBER_SWITCH_FLOAT_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
     avg_pool_backward<CTYPE>(p, win, grad_output.const_data_ptr<CTYPE>(),
                              grad_input.mutable_data_ptr<CTYPE>(), count_include_pad,
                              divisor_override));
@@ -206,7 +206,7 @@ void max_pool2d_with_indices_backward_grad_input(
                        static_cast<long long>(idx[i]), static_cast<long long>(p.h),
                        static_cast<long long>(p.w));
   }
-  EMBER_SWITCH_FLOAT_TYPES(self.scalar_type(), return nn::fail_dtype(ctx, op, self.scalar_type()),
+  EMBER_SWITCH_FLOAT_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
     max_pool_backward<CTYPE>(p, grad_output.const_data_ptr<CTYPE>(), idx,
                              grad_input.mutable_data_ptr<CTYPE>()));
 }
@@ -249,7 +249,7 @@ void adaptive_avg_pool2d_backward_out(KernelContext& ctx, const Tensor& grad_out
   EMBER_KERNEL_CHECK(ctx, p.oh > 0 && p.ow > 0 && p.oh < (int64_t{1} << 31) &&
                               p.ow < (int64_t{1} << 31),
                      "%s: grad_output must have non-empty images", op);
-  EMBER_SWITCH_FLOAT_TYPES(self.scalar_type(), return nn::fail_dtype(ctx, op, self.scalar_type()),
+  EMBER_SWITCH_FLOAT_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
     adaptive_avg_pool_backward<CTYPE>(p, grad_output.const_data_ptr<CTYPE>(),
                                       out.mutable_data_ptr<CTYPE>()));
 }
@@ -310,7 +310,7 @@ void embedding_dense_backward_out(KernelContext& ctx, const Tensor& grad_output,
   }
   const int64_t sizes[2] = {num_weights, grad_output.size(-1)};
   if (!resize_output(ctx, out, Span<const int64_t>(sizes, 2), op)) return;
-  EMBER_SWITCH_FLOAT_TYPES(out.scalar_type(), return nn::fail_dtype(ctx, op, out.scalar_type()),
+  EMBER_SWITCH_FLOAT_TYPES(out.scalar_type(), return fail_dtype(ctx, op, out.scalar_type()),
     embedding_backward<CTYPE>(grad_output, indices, num_weights, padding_idx, scale_grad_by_freq,
                               out));
 }
@@ -450,7 +450,7 @@ void native_layer_norm_backward_out(KernelContext& ctx, const Tensor& grad_out,
   if (rows == 0 || n == 0) {
     // Nothing to normalize: the weight and bias gradients are zero.
     EMBER_SWITCH_FLOAT_TYPES(input.scalar_type(),
-      return nn::fail_dtype(ctx, op, input.scalar_type()), {
+      return fail_dtype(ctx, op, input.scalar_type()), {
         for (int j = 1; j < 3; ++j) {
           if (!output_mask[j]) continue;
           Tensor& t = j == 1 ? out1 : out2;
@@ -459,7 +459,7 @@ void native_layer_norm_backward_out(KernelContext& ctx, const Tensor& grad_out,
       });
     return;
   }
-  EMBER_SWITCH_FLOAT_TYPES(input.scalar_type(), return nn::fail_dtype(ctx, op, input.scalar_type()),
+  EMBER_SWITCH_FLOAT_TYPES(input.scalar_type(), return fail_dtype(ctx, op, input.scalar_type()),
     layer_norm_backward<CTYPE>(grad_out, input, mean, rstd, weight, rows, n, output_mask, out0,
                                out1, out2));
 }
@@ -563,7 +563,7 @@ void native_group_norm_backward_out(KernelContext& ctx, const Tensor& grad_out,
       !prepare_grad(ctx, op, output_mask[2], input, out2, Span<const int64_t>(c_size, 1))) {
     return;
   }
-  EMBER_SWITCH_FLOAT_TYPES(input.scalar_type(), return nn::fail_dtype(ctx, op, input.scalar_type()),
+  EMBER_SWITCH_FLOAT_TYPES(input.scalar_type(), return fail_dtype(ctx, op, input.scalar_type()),
     group_norm_backward<CTYPE>(grad_out, input, mean, rstd, weight, N, C, HxW, group,
                                output_mask, out0, out1, out2));
 }
@@ -741,7 +741,7 @@ void convolution_backward_out(KernelContext& ctx, const Tensor& grad_output, con
       !prepare_grad(ctx, op, output_mask[2], input, out2, Span<const int64_t>(b_sizes, 1))) {
     return;
   }
-  EMBER_SWITCH_FLOAT_TYPES(input.scalar_type(), return nn::fail_dtype(ctx, op, input.scalar_type()),
+  EMBER_SWITCH_FLOAT_TYPES(input.scalar_type(), return fail_dtype(ctx, op, input.scalar_type()),
     conv_backward<CTYPE>(g, grad_output.const_data_ptr<CTYPE>(), input.const_data_ptr<CTYPE>(),
                          weight.const_data_ptr<CTYPE>(), output_mask,
                          output_mask[0] ? out0.mutable_data_ptr<CTYPE>() : nullptr,

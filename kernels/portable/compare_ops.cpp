@@ -35,17 +35,17 @@ EMBER_COMPARE_KERNELS(ge, std::greater_equal<>)
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::eq.Tensor_out", eq_tensor_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::eq.Scalar_out", eq_scalar_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::ne.Tensor_out", ne_tensor_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::ne.Scalar_out", ne_scalar_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::lt.Tensor_out", lt_tensor_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::lt.Scalar_out", lt_scalar_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::le.Tensor_out", le_tensor_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::le.Scalar_out", le_scalar_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::gt.Tensor_out", gt_tensor_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::gt.Scalar_out", gt_scalar_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::ge.Tensor_out", ge_tensor_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::ge.Scalar_out", ge_scalar_out, kAllTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::eq.Tensor_out", eq_tensor_out, kAllTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::eq.Scalar_out", eq_scalar_out, kAllTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::ne.Tensor_out", ne_tensor_out, kAllTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::ne.Scalar_out", ne_scalar_out, kAllTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::lt.Tensor_out", lt_tensor_out, kAllTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::lt.Scalar_out", lt_scalar_out, kAllTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::le.Tensor_out", le_tensor_out, kAllTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::le.Scalar_out", le_scalar_out, kAllTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::gt.Tensor_out", gt_tensor_out, kAllTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::gt.Scalar_out", gt_scalar_out, kAllTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::ge.Tensor_out", ge_tensor_out, kAllTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::ge.Scalar_out", ge_scalar_out, kAllTypes);
 
 }  // namespace ember::kernels

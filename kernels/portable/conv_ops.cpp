@@ -354,7 +354,7 @@ void convolution_out(KernelContext& ctx, const Tensor& input, const Tensor& weig
   for (int i = 0; i < n; ++i) sizes[2 + i] = s.out[3 - n + i];
   if (!resize_output(ctx, out, Span<const int64_t>(sizes, input.dim()), kOp)) return;
   flatten_pointwise(&s);
-  EMBER_SWITCH_REAL_TYPES(input.scalar_type(), return nn::fail_dtype(ctx, kOp, input.scalar_type()),
+  EMBER_SWITCH_REAL_TYPES(input.scalar_type(), return fail_dtype(ctx, kOp, input.scalar_type()),
     const CTYPE* b = bias != nullptr ? bias->const_data_ptr<CTYPE>() : nullptr;
     if (transposed) {
       conv_transposed<CTYPE>(s, input.const_data_ptr<CTYPE>(), weight.const_data_ptr<CTYPE>(), b,

@@ -199,17 +199,17 @@ void fill_tensor_out(KernelContext& ctx, const Tensor& self, const Tensor& value
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::where.self_out", where_self_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::masked_fill.Scalar_out", masked_fill_scalar_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::full.out", full_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::full_like.out", full_like_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::zeros.out", zeros_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::ones.out", ones_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::zeros_like.out", zeros_like_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::ones_like.out", ones_like_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::empty.out", empty_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::scalar_tensor.out", scalar_tensor_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::fill.Scalar_out", fill_scalar_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::fill.Tensor_out", fill_tensor_out, kAllTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::where.self_out", where_self_out, kAllTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::masked_fill.Scalar_out", masked_fill_scalar_out, kAllTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::full.out", full_out, kAllTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::full_like.out", full_like_out, kAllTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::zeros.out", zeros_out, kAllTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::ones.out", ones_out, kAllTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::zeros_like.out", zeros_like_out, kAllTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::ones_like.out", ones_like_out, kAllTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::empty.out", empty_out, kAllTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::scalar_tensor.out", scalar_tensor_out, kAllTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::fill.Scalar_out", fill_scalar_out, kAllTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::fill.Tensor_out", fill_tensor_out, kAllTypes);
 
 }  // namespace ember::kernels

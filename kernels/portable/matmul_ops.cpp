@@ -173,7 +173,7 @@ void product(KernelContext& ctx, const char* op, int rank, const Tensor& a, cons
              Tensor& out) {
   Problem pr;
   if (!check_operands(ctx, op, a, b, rank, out, &pr)) return;
-  EMBER_SWITCH_REAL_TYPES(a.scalar_type(), return nn::fail_dtype(ctx, op, a.scalar_type()),
+  EMBER_SWITCH_REAL_TYPES(a.scalar_type(), return fail_dtype(ctx, op, a.scalar_type()),
                           run_plain<CTYPE>(pr, a, b, out));
 }
 
@@ -190,7 +190,7 @@ void add_product(KernelContext& ctx, const char* op, int rank, const Tensor& sel
   int64_t strides[3] = {0, 0, 0};
   // A 2-D problem is a batch of one; self then has no batch dim to broadcast.
   if (!broadcast_strides(ctx, op, self, sizes + (3 - rank), rank, strides + (3 - rank))) return;
-  EMBER_SWITCH_REAL_TYPES(a.scalar_type(), return nn::fail_dtype(ctx, op, a.scalar_type()),
+  EMBER_SWITCH_REAL_TYPES(a.scalar_type(), return fail_dtype(ctx, op, a.scalar_type()),
                           run_add<CTYPE>(pr, self, strides, a, b, beta, alpha, out));
 }
 

@@ -1,4 +1,4 @@
-// Core ATen ops that fit no other family: scatter_reduce, _embedding_bag,
+// Core ATen ops that fit no other family: scatter_reduce,
 // distances (_cdist_forward, _pdist_forward), col2im, native_dropout
 // (inference), empty_strided, masked_scatter and the random fills (rand,
 // randn, randperm), which use Ember's own deterministic generator.
@@ -154,7 +154,7 @@ void scatter_reduce_two_out(KernelContext& ctx, const Tensor& self, int64_t dim,
   }
   if (scalar_like) {
     // One element: reduce it directly.
-    EMBER_SWITCH_REAL_TYPES(self.scalar_type(), return nn::fail_dtype(ctx, op, self.scalar_type()),
+    EMBER_SWITCH_REAL_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
       {
         CTYPE* o = out.mutable_data_ptr<CTYPE>();
         o[0] = self.const_data_ptr<CTYPE>()[0];
@@ -177,143 +177,11 @@ void scatter_reduce_two_out(KernelContext& ctx, const Tensor& self, int64_t dim,
       });
     return;
   }
-  EMBER_SWITCH_REAL_TYPES(self.scalar_type(), return nn::fail_dtype(ctx, op, self.scalar_type()),
+  EMBER_SWITCH_REAL_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
     scatter_reduce_impl<CTYPE>(self, d, index, src, reduce, include_self, out));
 }
 
 // ---------------------------------------------------------------------------
-// _embedding_bag: weight [num_embeddings, D]; bags are index ranges given by
-// offsets. Outputs: the bags [B, D], offset2bag, bag_size and max_indices,
-// shaped and filled as PyTorch's CPU kernel does (including its float fast
-// path, where offset2bag is empty for mode sum).
-
-template <typename T>
-void embedding_bag_impl(const Tensor& weight, const Tensor& indices, const Tensor& offsets,
-                        int64_t mode, const Tensor* psw, bool include_last_offset,
-                        int64_t padding_idx, int64_t bags, bool fast_sum, Tensor& out,
-                        Tensor& offset2bag, Tensor& bag_size, Tensor& max_indices) {
-  using A = acc_t<T>;
-  const int64_t dsz = weight.size(1);
-  const int64_t n = indices.numel();
-  const T* w = weight.const_data_ptr<T>();
-  const T* pw = psw != nullptr ? psw->const_data_ptr<T>() : nullptr;
-  T* o = out.mutable_data_ptr<T>();
-  int64_t* o2b = offset2bag.mutable_data_ptr<int64_t>();
-  int64_t* bs = bag_size.mutable_data_ptr<int64_t>();
-  int64_t* mi = max_indices.mutable_data_ptr<int64_t>();
-  for (int64_t b = 0; b < bags; ++b) {
-    const int64_t start = shape::read_index(offsets, b);
-    // The last bag runs to the end of indices (with include_last_offset the
-    // trailing offset is expected to equal their number).
-    const int64_t end = b + 1 < bags ? shape::read_index(offsets, b + 1) : n;
-    int64_t count = 0;
-    for (int64_t k = start; k < end; ++k) {
-      if (!fast_sum) o2b[k] = b;
-      if (shape::read_index(indices, k) != padding_idx) ++count;
-    }
-    for (int64_t j = 0; j < dsz; ++j) {
-      A acc = 0;
-      int64_t arg = 0;
-      bool any = false;
-      for (int64_t k = start; k < end; ++k) {
-        const int64_t e = shape::read_index(indices, k);
-        if (e == padding_idx) continue;
-        A v = static_cast<A>(w[e * dsz + j]);
-        if (pw != nullptr) v = v * static_cast<A>(pw[k]);
-        if (mode == 2) {
-          if (!any || v > acc || nn::is_nan(v)) {
-            acc = v;
-            arg = e;
-          }
-        } else {
-          acc += v;
-        }
-        any = true;
-      }
-      if (mode == 1 && count > 0) acc = acc / static_cast<A>(count);
-      o[b * dsz + j] = static_cast<T>(acc);
-      if (mode == 2) mi[b * dsz + j] = arg;
-    }
-    bs[b] = mode == 0 ? 0 : count;
-    if (mode != 2) mi[b] = mode == 0 ? 0 : count;
-  }
-}
-
-void embedding_bag_out(KernelContext& ctx, const Tensor& weight, const Tensor& indices,
-                       const Tensor& offsets, bool scale_grad_by_freq, int64_t mode, bool sparse,
-                       const Tensor* per_sample_weights, bool include_last_offset,
-                       int64_t padding_idx, Tensor& out0, Tensor& out1, Tensor& out2,
-                       Tensor& out3) {
-  const char* op = "_embedding_bag.out";
-  EMBER_KERNEL_CHECK(ctx, weight.dim() == 2, "%s: weight must be 2-D, got %d-D", op,
-                     weight.dim());
-  EMBER_KERNEL_CHECK(ctx, indices.dim() == 1 && offsets.dim() == 1,
-                     "%s: indices and offsets must be 1-D (2-D indices are not supported)", op);
-  EMBER_KERNEL_CHECK(ctx, mode >= 0 && mode <= 2, "%s: mode must be 0 (sum), 1 (mean) or 2 (max)",
-                     op);
-  EMBER_KERNEL_CHECK(ctx, shape::is_index_dtype(indices.scalar_type()) &&
-                              shape::is_index_dtype(offsets.scalar_type()),
-                     "%s: indices and offsets must be Long or Int", op);
-  for (const Tensor* t : std::initializer_list<const Tensor*>{&weight, &indices, &offsets, &out0,
-                                                              &out1, &out2, &out3}) {
-    if (!check_contiguous(ctx, op, *t)) return;
-  }
-  if (!nn::check_same_dtype(ctx, op, weight, "weight", out0, "out0")) return;
-  EMBER_KERNEL_CHECK(ctx, out1.scalar_type() == ScalarType::Long &&
-                              out2.scalar_type() == ScalarType::Long &&
-                              out3.scalar_type() == ScalarType::Long,
-                     "%s: out1, out2 and out3 must be Long", op);
-  if (per_sample_weights != nullptr) {
-    EMBER_KERNEL_CHECK(ctx, mode == 0, "%s: per_sample_weights need mode sum", op);
-    EMBER_KERNEL_CHECK(ctx, per_sample_weights->numel() == indices.numel() &&
-                                per_sample_weights->scalar_type() == weight.scalar_type() &&
-                                check_contiguous(ctx, op, *per_sample_weights),
-                       "%s: per_sample_weights must match indices and weight's dtype", op);
-  }
-  const int64_t num = weight.size(0);
-  // -1 means no padding row.
-  const int64_t pad = padding_idx;
-  EMBER_KERNEL_CHECK(ctx, pad >= -1 && pad < num, "%s: padding_idx is out of range", op);
-  const int64_t n = indices.numel();
-  const int64_t noff = offsets.numel();
-  int64_t bags = include_last_offset ? noff - 1 : noff;
-  EMBER_KERNEL_CHECK(ctx, bags >= 0, "%s: offsets must not be empty with include_last_offset", op);
-  // Offsets must start at 0, never decrease and stay within indices.
-  for (int64_t b = 0; b < noff; ++b) {
-    const int64_t v = shape::read_index(offsets, b);
-    const int64_t prev = b == 0 ? 0 : shape::read_index(offsets, b - 1);
-    EMBER_KERNEL_CHECK(ctx, v >= prev && v <= n && (b > 0 || v == 0),
-                       "%s: offsets must start at 0 and be non-decreasing within indices", op);
-  }
-  for (int64_t k = 0; k < n; ++k) {
-    const int64_t e = shape::read_index(indices, k);
-    EMBER_KERNEL_CHECK(ctx, e >= 0 && e < num, "%s: index %lld is out of range for %lld rows", op,
-                       static_cast<long long>(e), static_cast<long long>(num));
-  }
-  const ScalarType type = weight.scalar_type();
-  const bool fast_sum = mode == 0 && pad < 0 &&
-                        (type == ScalarType::Float || type == ScalarType::Half ||
-                         type == ScalarType::BFloat16);
-  const int64_t dsz = weight.size(1);
-  const int64_t s0[2] = {bags, dsz};
-  const int64_t s1[1] = {fast_sum ? 0 : n};
-  const int64_t s2[1] = {bags};
-  if (!resize_output(ctx, out0, Span<const int64_t>(s0, 2), op) ||
-      !resize_output(ctx, out1, Span<const int64_t>(s1, 1), op) ||
-      !resize_output(ctx, out2, Span<const int64_t>(s2, 1), op) ||
-      !resize_output(ctx, out3, mode == 2 ? Span<const int64_t>(s0, 2) : Span<const int64_t>(s2, 1),
-                     op)) {
-    return;
-  }
-  if (!fast_sum) {
-    // Indices before the first offset belong to no bag (only possible at 0).
-    for (int64_t k = 0; k < n; ++k) out1.mutable_data_ptr<int64_t>()[k] = 0;
-  }
-  EMBER_SWITCH_FLOAT_TYPES(type, return nn::fail_dtype(ctx, op, type),
-    embedding_bag_impl<CTYPE>(weight, indices, offsets, mode, per_sample_weights,
-                              include_last_offset, pad, bags, fast_sum, out0, out1, out2, out3));
-}
-
 // ---------------------------------------------------------------------------
 // Distances: p = 0 counts differing coordinates, p = inf takes the largest
 // difference, otherwise (sum |d|^p)^(1/p). Computed in double.
@@ -397,7 +265,7 @@ void cdist_forward_out(KernelContext& ctx, const Tensor& x1, const Tensor& x2, d
   sizes[nbatch] = x1.size(-2);
   sizes[nbatch + 1] = x2.size(-2);
   if (!resize_output(ctx, out, Span<const int64_t>(sizes, nbatch + 2), op)) return;
-  EMBER_SWITCH_FLOAT_TYPES(x1.scalar_type(), return nn::fail_dtype(ctx, op, x1.scalar_type()),
+  EMBER_SWITCH_FLOAT_TYPES(x1.scalar_type(), return fail_dtype(ctx, op, x1.scalar_type()),
     cdist_impl<CTYPE>(x1, x2, p, nbatch, sizes, out));
 }
 
@@ -429,7 +297,7 @@ void pdist_forward_out(KernelContext& ctx, const Tensor& self, double p, Tensor&
   const int64_t n = self.size(0);
   const int64_t sizes[1] = {n * (n - 1) / 2};
   if (!resize_output(ctx, out, Span<const int64_t>(sizes, 1), op)) return;
-  EMBER_SWITCH_FLOAT_TYPES(self.scalar_type(), return nn::fail_dtype(ctx, op, self.scalar_type()),
+  EMBER_SWITCH_FLOAT_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
     pdist_impl<CTYPE>(self, p, out));
 }
 
@@ -508,7 +376,7 @@ void col2im_out(KernelContext& ctx, const Tensor& self, IntArrayRef output_size,
   sizes[r++] = output_size[0];
   sizes[r++] = output_size[1];
   if (!resize_output(ctx, out, Span<const int64_t>(sizes, r), op)) return;
-  EMBER_SWITCH_FLOAT_TYPES(self.scalar_type(), return nn::fail_dtype(ctx, op, self.scalar_type()),
+  EMBER_SWITCH_FLOAT_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
     col2im_impl<CTYPE>(self.const_data_ptr<CTYPE>(), out.mutable_data_ptr<CTYPE>(), n * c,
                        output_size[0], output_size[1], k, dil, pad, st, bh, bw));
 }
@@ -628,7 +496,7 @@ void masked_scatter_out(KernelContext& ctx, const Tensor& self, const Tensor& ma
   EMBER_KERNEL_CHECK(ctx, trues <= source.numel(),
                      "%s: mask has %lld true elements but source has only %lld", op,
                      static_cast<long long>(trues), static_cast<long long>(source.numel()));
-  EMBER_SWITCH_ALL_TYPES(self.scalar_type(), return nn::fail_dtype(ctx, op, self.scalar_type()),
+  EMBER_SWITCH_ALL_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
     masked_scatter_impl<CTYPE>(self, mask, source, out));
 }
 
@@ -685,14 +553,14 @@ bool prepare_random(KernelContext& ctx, const char* op, IntArrayRef size, Tensor
 void rand_out(KernelContext& ctx, IntArrayRef size, Tensor& out) {
   const char* op = "rand.out";
   if (!prepare_random(ctx, op, size, out)) return;
-  EMBER_SWITCH_FLOAT_TYPES(out.scalar_type(), return nn::fail_dtype(ctx, op, out.scalar_type()),
+  EMBER_SWITCH_FLOAT_TYPES(out.scalar_type(), return fail_dtype(ctx, op, out.scalar_type()),
     fill_uniform<CTYPE>(out));
 }
 
 void randn_out(KernelContext& ctx, IntArrayRef size, Tensor& out) {
   const char* op = "randn.out";
   if (!prepare_random(ctx, op, size, out)) return;
-  EMBER_SWITCH_FLOAT_TYPES(out.scalar_type(), return nn::fail_dtype(ctx, op, out.scalar_type()),
+  EMBER_SWITCH_FLOAT_TYPES(out.scalar_type(), return fail_dtype(ctx, op, out.scalar_type()),
     fill_normal<CTYPE>(out));
 }
 
@@ -732,14 +600,13 @@ void randperm_out(KernelContext& ctx, int64_t n, Tensor& out) {
                      scalar_type_name(out.scalar_type()));
   const int64_t sizes[1] = {n};
   if (!resize_output(ctx, out, Span<const int64_t>(sizes, 1), op)) return;
-  EMBER_SWITCH_REAL_TYPES(out.scalar_type(), return nn::fail_dtype(ctx, op, out.scalar_type()),
+  EMBER_SWITCH_REAL_TYPES(out.scalar_type(), return fail_dtype(ctx, op, out.scalar_type()),
     fill_randperm<CTYPE>(n, out));
 }
 
 }  // namespace
 
 EMBER_REGISTER_KERNEL("aten::scatter_reduce.two_out", scatter_reduce_two_out, kRealTypes);
-EMBER_REGISTER_KERNEL("aten::_embedding_bag.out", embedding_bag_out, kFloatTypes);
 EMBER_REGISTER_KERNEL("aten::_cdist_forward.out", cdist_forward_out, kFloatTypes);
 EMBER_REGISTER_KERNEL("aten::_pdist_forward.out", pdist_forward_out, kFloatTypes);
 EMBER_REGISTER_KERNEL("aten::col2im.out", col2im_out, kFloatTypes);

@@ -35,7 +35,7 @@ bool check_param(KernelContext& ctx, const char* op, const Tensor* t, const char
                  int64_t n) {
   if (t == nullptr) return true;
   if (!is_floating_type(t->scalar_type())) {
-    nn::fail_dtype(ctx, op, t->scalar_type());
+    fail_dtype(ctx, op, t->scalar_type());
     return false;
   }
   if (t->numel() != n) {
@@ -48,7 +48,7 @@ bool check_param(KernelContext& ctx, const char* op, const Tensor* t, const char
 
 bool check_stat_output(KernelContext& ctx, const char* op, Tensor& t, Span<const int64_t> sizes) {
   if (!is_floating_type(t.scalar_type())) {
-    nn::fail_dtype(ctx, op, t.scalar_type());
+    fail_dtype(ctx, op, t.scalar_type());
     return false;
   }
   return resize_output(ctx, t, sizes, op);
@@ -58,7 +58,7 @@ bool check_stat_output(KernelContext& ctx, const char* op, Tensor& t, Span<const
 // same dtype resized to its shape.
 bool check_input_output(KernelContext& ctx, const char* op, const Tensor& in, Tensor& out) {
   if (!is_floating_type(in.scalar_type())) {
-    nn::fail_dtype(ctx, op, in.scalar_type());
+    fail_dtype(ctx, op, in.scalar_type());
     return false;
   }
   return nn::check_same_dtype(ctx, op, in, "input", out, "out") &&
@@ -154,7 +154,7 @@ void batch_norm_inference(KernelContext& ctx, const char* op, const Tensor& in,
       !resize_output(ctx, save_invstd, Span<const int64_t>(empty, 1), op)) {
     return;
   }
-  EMBER_SWITCH_FLOAT_TYPES(in.scalar_type(), return nn::fail_dtype(ctx, op, in.scalar_type()),
+  EMBER_SWITCH_FLOAT_TYPES(in.scalar_type(), return fail_dtype(ctx, op, in.scalar_type()),
     batch_norm_eval<CTYPE>(s, in, weight, bias, running_mean, running_var, eps, out));
 }
 
@@ -217,7 +217,7 @@ void batch_norm_training(KernelContext& ctx, const char* op, const Tensor& in,
       !check_stat_output(ctx, op, save_invstd, Span<const int64_t>(channels, 1))) {
     return;
   }
-  EMBER_SWITCH_FLOAT_TYPES(in.scalar_type(), return nn::fail_dtype(ctx, op, in.scalar_type()),
+  EMBER_SWITCH_FLOAT_TYPES(in.scalar_type(), return fail_dtype(ctx, op, in.scalar_type()),
     batch_norm_train<CTYPE>(s, in, weight, bias, running_mean, running_var, momentum, eps, out,
                             save_mean, save_invstd));
 }
@@ -324,7 +324,7 @@ void layer_norm_out(KernelContext& ctx, const Tensor& input, IntArrayRef normali
   if (!check_stat_output(ctx, op, out1, stats) || !check_stat_output(ctx, op, out2, stats)) {
     return;
   }
-  EMBER_SWITCH_FLOAT_TYPES(input.scalar_type(), return nn::fail_dtype(ctx, op, input.scalar_type()),
+  EMBER_SWITCH_FLOAT_TYPES(input.scalar_type(), return fail_dtype(ctx, op, input.scalar_type()),
     layer_norm<CTYPE>(input, rows, n, weight, bias, eps, out0, out1, out2));
 }
 
@@ -382,7 +382,7 @@ void group_norm_out(KernelContext& ctx, const Tensor& input, const Tensor* weigh
       !check_stat_output(ctx, op, out2, stat_sizes)) {
     return;
   }
-  EMBER_SWITCH_FLOAT_TYPES(input.scalar_type(), return nn::fail_dtype(ctx, op, input.scalar_type()),
+  EMBER_SWITCH_FLOAT_TYPES(input.scalar_type(), return fail_dtype(ctx, op, input.scalar_type()),
     group_norm<CTYPE>(input, N, C, HxW, group, weight, bias, eps, out0, out1, out2));
 }
 

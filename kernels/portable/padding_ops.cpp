@@ -75,7 +75,7 @@ void pad_nd(KernelContext& ctx, const char* op, PadMode mode, int nd, const Tens
   const ScalarType type = self.scalar_type();
   if (type == ScalarType::Bool || !is_valid_scalar_type(static_cast<int>(type)) ||
       (!is_floating_type(type) && !is_integral_type(type, false))) {
-    nn::fail_dtype(ctx, op, type);
+    fail_dtype(ctx, op, type);
     return;
   }
   for (int d = 1; d < self.dim(); ++d) {
@@ -118,7 +118,7 @@ void pad_nd(KernelContext& ctx, const char* op, PadMode mode, int nd, const Tens
     case 2: pad_words<uint16_t>(p, mode, self.const_data_ptr(), out.mutable_data_ptr()); break;
     case 4: pad_words<uint32_t>(p, mode, self.const_data_ptr(), out.mutable_data_ptr()); break;
     case 8: pad_words<uint64_t>(p, mode, self.const_data_ptr(), out.mutable_data_ptr()); break;
-    default: nn::fail_dtype(ctx, op, type);
+    default: fail_dtype(ctx, op, type);
   }
 }
 

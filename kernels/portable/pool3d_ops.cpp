@@ -155,7 +155,7 @@ void max_pool3d_with_indices_out(KernelContext& ctx, const Tensor& self, IntArra
       !resize_pooled(ctx, op, self, p.out, indices)) {
     return;
   }
-  EMBER_SWITCH_REAL_TYPES(self.scalar_type(), return nn::fail_dtype(ctx, op, self.scalar_type()),
+  EMBER_SWITCH_REAL_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
     max_pool<CTYPE>(p, self.const_data_ptr<CTYPE>(), out.mutable_data_ptr<CTYPE>(),
                     indices.mutable_data_ptr<int64_t>()));
 }
@@ -237,7 +237,7 @@ void avg_pool3d_out(KernelContext& ctx, const Tensor& self, IntArrayRef kernel_s
                       count_include_pad, divisor_override);
     return;
   }
-  EMBER_SWITCH_FLOAT_TYPES(type, return nn::fail_dtype(ctx, op, type),
+  EMBER_SWITCH_FLOAT_TYPES(type, return fail_dtype(ctx, op, type),
     avg_pool<CTYPE>(p, self.const_data_ptr<CTYPE>(), out.mutable_data_ptr<CTYPE>(),
                     count_include_pad, divisor_override));
 }
@@ -292,7 +292,7 @@ void adaptive_avg_pool3d_out(KernelContext& ctx, const Tensor& self, IntArrayRef
     p.out[i] = output_size[i];
   }
   if (!resize_pooled(ctx, op, self, p.out, out)) return;
-  EMBER_SWITCH_FLOAT_TYPES(self.scalar_type(), return nn::fail_dtype(ctx, op, self.scalar_type()),
+  EMBER_SWITCH_FLOAT_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
     adaptive_avg_pool<CTYPE>(p, self.const_data_ptr<CTYPE>(), out.mutable_data_ptr<CTYPE>()));
 }
 

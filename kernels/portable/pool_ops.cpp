@@ -148,7 +148,7 @@ void max_pool2d_with_indices_out(KernelContext& ctx, const Tensor& self, IntArra
       !resize_pooled(ctx, op, self, p.oh, p.ow, indices)) {
     return;
   }
-  EMBER_SWITCH_REAL_TYPES(self.scalar_type(), return nn::fail_dtype(ctx, op, self.scalar_type()),
+  EMBER_SWITCH_REAL_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
     max_pool<CTYPE>(p, self.const_data_ptr<CTYPE>(), out.mutable_data_ptr<CTYPE>(),
                     indices.mutable_data_ptr<int64_t>()));
 }
@@ -211,7 +211,7 @@ void avg_pool2d_out(KernelContext& ctx, const Tensor& self, IntArrayRef kernel_s
                       count_include_pad, divisor_override);
     return;
   }
-  EMBER_SWITCH_FLOAT_TYPES(type, return nn::fail_dtype(ctx, op, type),
+  EMBER_SWITCH_FLOAT_TYPES(type, return fail_dtype(ctx, op, type),
     avg_pool<CTYPE>(p, self.const_data_ptr<CTYPE>(), out.mutable_data_ptr<CTYPE>(),
                     count_include_pad, divisor_override));
 }
@@ -255,7 +255,7 @@ void adaptive_avg_pool2d_out(KernelContext& ctx, const Tensor& self, IntArrayRef
   p.oh = output_size[0];
   p.ow = output_size[1];
   if (!resize_pooled(ctx, op, self, p.oh, p.ow, out)) return;
-  EMBER_SWITCH_FLOAT_TYPES(self.scalar_type(), return nn::fail_dtype(ctx, op, self.scalar_type()),
+  EMBER_SWITCH_FLOAT_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
     adaptive_avg_pool<CTYPE>(p, self.const_data_ptr<CTYPE>(), out.mutable_data_ptr<CTYPE>()));
 }
 

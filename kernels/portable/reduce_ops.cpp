@@ -1,5 +1,5 @@
 // Reductions: sum, mean, prod, amax/amin, any/all, argmax/argmin, max/min
-// along a dim, var, logsumexp, and the scan cumsum. All follow PyTorch's
+// along a dim, var and var_mean, and logsumexp. All follow PyTorch's
 // rules for dim lists (None or [] = all dims), keepdim, dtype= and empty inputs.
 #include <cmath>
 #include <optional>
@@ -13,7 +13,6 @@ namespace {
 
 using nn::acc_t;
 using nn::DimMask;
-using nn::fail_dtype;
 using nn::ReducePlan;
 
 // Folds each group of input elements into one result:
@@ -358,14 +357,31 @@ void linalg_vector_norm_out(KernelContext& ctx, const Tensor& self, Scalar ord,
 }
 
 // ---------------------------------------------------------------------------
-// var: two passes (mean, then squared deviations) for accuracy. The divisor
-// is max(0, N - correction), so too few elements give inf or NaN as in PyTorch.
+// var and var_mean: two passes (mean, then squared deviations) for accuracy.
+// The divisor is max(0, N - correction), so too few elements give inf or NaN
+// as in PyTorch; an empty group has mean 0/0 = NaN.
+
+// var_mean's mean is the running (Welford) mean that PyTorch computes there:
+// it becomes NaN once an infinity is followed by another element, where sum / N
+// would stay infinite.
+template <typename T>
+acc_t<T> running_mean(const ReducePlan& plan, const T* src, int64_t base) {
+  using Acc = acc_t<T>;
+  Acc mean = 0;
+  int64_t k = 0;
+  plan.for_each(base, [&](int64_t i) {
+    mean += (static_cast<Acc>(src[i]) - mean) / static_cast<Acc>(++k);
+  });
+  return mean;
+}
 
 template <typename T>
-void var_fold(const ReducePlan& plan, const Tensor& in, Tensor& out, double correction) {
+void var_fold(const ReducePlan& plan, const Tensor& in, Tensor& var, Tensor* mean_out,
+              double correction) {
   using Acc = acc_t<T>;
   const T* src = in.const_data_ptr<T>();
-  T* dst = out.mutable_data_ptr<T>();
+  T* var_dst = var.mutable_data_ptr<T>();
+  T* mean_dst = mean_out != nullptr ? mean_out->mutable_data_ptr<T>() : nullptr;
   const int64_t n = plan.inner_numel();
   const Acc divisor = static_cast<Acc>(std::fmax(0.0, static_cast<double>(n) - correction));
   for (int64_t o = 0; o < plan.outer_numel(); ++o) {
@@ -378,22 +394,47 @@ void var_fold(const ReducePlan& plan, const Tensor& in, Tensor& out, double corr
       const Acc d = static_cast<Acc>(src[i]) - mean;
       ssd += d * d;
     });
-    dst[o] = static_cast<T>(ssd / divisor);
+    var_dst[o] = static_cast<T>(ssd / divisor);
+    if (mean_dst != nullptr) {
+      mean_dst[o] = static_cast<T>(n == 0 ? mean : running_mean(plan, src, base));
+    }
   }
+}
+
+// The mean goes to `mean_out` too when it is given (var_mean).
+void var_impl(KernelContext& ctx, const char* op, const Tensor& self,
+              std::optional<IntArrayRef> dim, double correction, bool keepdim, Tensor& out,
+              Tensor* mean_out) {
+  DimMask mask = 0;
+  if (!nn::check_same_dtype(ctx, op, self, "self", out, "out") ||
+      (mean_out != nullptr && !nn::check_same_dtype(ctx, op, self, "self", *mean_out, "mean")) ||
+      !setup(ctx, op, self, dim, /*empty_means_all=*/true, keepdim, out, &mask) ||
+      (mean_out != nullptr &&
+       !nn::prepare_reduction_output(ctx, op, self, mask, keepdim, *mean_out))) {
+    return;
+  }
+  const ReducePlan plan(self, mask);
+  EMBER_SWITCH_FLOAT_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
+                           var_fold<CTYPE>(plan, self, out, mean_out, correction));
 }
 
 void var_correction_out(KernelContext& ctx, const Tensor& self, std::optional<IntArrayRef> dim,
                         std::optional<Scalar> correction, bool keepdim, Tensor& out) {
-  const char* op = "var.correction_out";
-  DimMask mask = 0;
-  if (!nn::check_same_dtype(ctx, op, self, "self", out, "out") ||
-      !setup(ctx, op, self, dim, /*empty_means_all=*/true, keepdim, out, &mask)) {
-    return;
-  }
-  const ReducePlan plan(self, mask);
-  const double c = correction.has_value() ? correction->to_double() : 1.0;
-  EMBER_SWITCH_FLOAT_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
-                           var_fold<CTYPE>(plan, self, out, c));
+  var_impl(ctx, "var.correction_out", self, dim, correction ? correction->to_double() : 1.0,
+           keepdim, out, nullptr);
+}
+
+void var_out(KernelContext& ctx, const Tensor& self, std::optional<IntArrayRef> dim,
+             bool unbiased, bool keepdim, Tensor& out) {
+  var_impl(ctx, "var.out", self, dim, unbiased ? 1.0 : 0.0, keepdim, out, nullptr);
+}
+
+// Outs in schema order: out0 is the variance, out1 the mean.
+void var_mean_correction_out(KernelContext& ctx, const Tensor& self,
+                             std::optional<IntArrayRef> dim, std::optional<Scalar> correction,
+                             bool keepdim, Tensor& out0, Tensor& out1) {
+  var_impl(ctx, "var_mean.correction_out", self, dim,
+           correction ? correction->to_double() : 1.0, keepdim, out0, &out1);
 }
 
 // ---------------------------------------------------------------------------
@@ -432,45 +473,6 @@ void logsumexp_out(KernelContext& ctx, const Tensor& self, IntArrayRef dim, bool
       logsumexp_fold<IN, CTYPE>(plan, self, out)));
 }
 
-// ---------------------------------------------------------------------------
-// cumsum: a running sum along one dim, in the result dtype's accumulator.
-
-template <typename IN, typename OUT>
-void cumsum_impl(const nn::DimSplit& s, const Tensor& in, Tensor& out) {
-  using Acc = acc_t<OUT>;
-  const IN* src = in.const_data_ptr<IN>();
-  OUT* dst = out.mutable_data_ptr<OUT>();
-  for (int64_t o = 0; o < s.outer; ++o) {
-    for (int64_t i = 0; i < s.inner; ++i) {
-      const int64_t base = o * s.size * s.inner + i;
-      Acc acc = 0;
-      for (int64_t k = 0; k < s.size; ++k) {
-        acc = nn::acc_add(acc, static_cast<Acc>(static_cast<OUT>(src[base + k * s.inner])));
-        dst[base + k * s.inner] = static_cast<OUT>(acc);
-      }
-    }
-  }
-}
-
-void cumsum_out(KernelContext& ctx, const Tensor& self, int64_t dim, std::optional<int64_t> dtype,
-                Tensor& out) {
-  const char* op = "cumsum.out";
-  int64_t d = 0;
-  EMBER_KERNEL_CHECK(ctx, normalize_dim(dim, self.dim(), &d),
-                     "%s: dim %lld is out of range for a tensor of rank %d", op,
-                     static_cast<long long>(dim), self.dim());
-  if (!nn::check_dtype_arg(ctx, op, dtype, out) || !check_contiguous(ctx, op, self) ||
-      !check_contiguous(ctx, op, out) || !resize_output(ctx, out, self.sizes(), op)) {
-    return;
-  }
-  const nn::DimSplit s = nn::split_at_dim(self, d);
-  const ScalarType out_type = out.scalar_type();
-  EMBER_SWITCH_ALL_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
-    using IN = CTYPE;
-    EMBER_SWITCH_ALL_TYPES(out_type, return fail_dtype(ctx, op, out_type),
-      cumsum_impl<IN, CTYPE>(s, self, out)));
-}
-
 }  // namespace
 
 EMBER_REGISTER_KERNEL("aten::sum.IntList_out", sum_dim_out, kAllTypes);
@@ -495,7 +497,8 @@ EMBER_REGISTER_KERNEL("aten::argmin.out", argmin_out, kRealTypes);
 EMBER_REGISTER_KERNEL("aten::max.dim_max", max_dim_out, kAllTypes);
 EMBER_REGISTER_KERNEL("aten::min.dim_min", min_dim_out, kAllTypes);
 EMBER_REGISTER_KERNEL("aten::var.correction_out", var_correction_out, kFloatTypes);
+EMBER_REGISTER_KERNEL("aten::var.out", var_out, kFloatTypes);
+EMBER_REGISTER_KERNEL("aten::var_mean.correction_out", var_mean_correction_out, kFloatTypes);
 EMBER_REGISTER_KERNEL("aten::logsumexp.out", logsumexp_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::cumsum.out", cumsum_out, kAllTypes);
 
 }  // namespace ember::kernels

@@ -66,12 +66,12 @@ void softmax_out(KernelContext& ctx, const char* op, const Tensor& in, int64_t d
   }
   const nn::DimSplit s = nn::split_at_dim(in, d);
   if (widen) {
-    EMBER_SWITCH_FLOAT_TYPES(in_type, return nn::fail_dtype(ctx, op, in_type),
+    EMBER_SWITCH_FLOAT_TYPES(in_type, return fail_dtype(ctx, op, in_type),
       softmax_impl<CTYPE, float, kLog>(s, in.const_data_ptr<CTYPE>(),
                                        out.mutable_data_ptr<float>()));
     return;
   }
-  EMBER_SWITCH_FLOAT_TYPES(in_type, return nn::fail_dtype(ctx, op, in_type),
+  EMBER_SWITCH_FLOAT_TYPES(in_type, return fail_dtype(ctx, op, in_type),
     softmax_impl<CTYPE, CTYPE, kLog>(s, in.const_data_ptr<CTYPE>(),
                                      out.mutable_data_ptr<CTYPE>()));
 }

@@ -1,4 +1,4 @@
-// Ordering and spread along dims: sort (values + indices), topk and var.
+// Ordering along dims: sort (values + indices) and topk.
 // Sorting works in place on the output buffers (heap sort, no scratch): ties
 // are broken by the original index, which makes the order the stable one that
 // PyTorch's CPU sort produces; NaN sorts above every number.
@@ -146,7 +146,7 @@ void sort_common(KernelContext& ctx, const char* op, const Tensor& self, int64_t
       !resize_output(ctx, indices, self.sizes(), op)) {
     return;
   }
-  EMBER_SWITCH_ALL_TYPES(self.scalar_type(), return nn::fail_dtype(ctx, op, self.scalar_type()),
+  EMBER_SWITCH_ALL_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
     sort_impl<CTYPE>(self, sp, descending, values, indices));
 }
 
@@ -221,52 +221,8 @@ void topk_values(KernelContext& ctx, const Tensor& self, int64_t k, int64_t dim,
   for (int i = 0; i < self.dim(); ++i) sizes[i] = i == d ? k : self.size(i);
   const Span<const int64_t> shape(sizes, static_cast<size_t>(self.dim()));
   if (!resize_output(ctx, values, shape, op) || !resize_output(ctx, indices, shape, op)) return;
-  EMBER_SWITCH_REAL_TYPES(self.scalar_type(), return nn::fail_dtype(ctx, op, self.scalar_type()),
+  EMBER_SWITCH_REAL_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
     topk_impl<CTYPE>(self, sp, k, largest, values, indices));
-}
-
-// ---------------------------------------------------------------------------
-// var.out (the unbiased-flag overload; var.correction_out is in reduce_ops.cpp):
-// two passes in double (mean, then squared deviations), divided by
-// max(0, N - correction) as PyTorch does (so N <= correction gives inf or NaN).
-
-template <typename T>
-void var_impl(const Tensor& self, nn::DimMask mask, double correction, Tensor& out) {
-  const nn::ReducePlan plan(self, mask);
-  const T* in = self.const_data_ptr<T>();
-  T* o = out.mutable_data_ptr<T>();
-  const double n = static_cast<double>(plan.inner_numel());
-  double divisor = n - correction;
-  if (divisor < 0) divisor = 0;
-  for (int64_t r = 0; r < plan.outer_numel(); ++r) {
-    const int64_t base = plan.base_offset(r);
-    double sum = 0;
-    plan.for_each(base, [&](int64_t off) { sum += static_cast<double>(in[off]); });
-    const double mean = sum / n;
-    double ssd = 0;
-    plan.for_each(base, [&](int64_t off) {
-      const double dv = static_cast<double>(in[off]) - mean;
-      ssd += dv * dv;
-    });
-    o[r] = static_cast<T>(n == 0 ? NAN : ssd / divisor);
-  }
-}
-
-void var_common(KernelContext& ctx, const char* op, const Tensor& self,
-                std::optional<IntArrayRef> dim, double correction, bool keepdim, Tensor& out) {
-  nn::DimMask mask = 0;
-  if (!nn::make_dim_mask(ctx, op, self.dim(), dim, true, &mask) ||
-      !nn::check_same_dtype(ctx, op, self, "self", out, "out") ||
-      !nn::prepare_reduction_output(ctx, op, self, mask, keepdim, out)) {
-    return;
-  }
-  EMBER_SWITCH_FLOAT_TYPES(self.scalar_type(), return nn::fail_dtype(ctx, op, self.scalar_type()),
-    var_impl<CTYPE>(self, mask, correction, out));
-}
-
-void var_out(KernelContext& ctx, const Tensor& self, std::optional<IntArrayRef> dim,
-             bool unbiased, bool keepdim, Tensor& out) {
-  var_common(ctx, "var.out", self, dim, unbiased ? 1.0 : 0.0, keepdim, out);
 }
 
 }  // namespace
@@ -274,6 +230,5 @@ void var_out(KernelContext& ctx, const Tensor& self, std::optional<IntArrayRef> 
 EMBER_REGISTER_KERNEL("aten::sort.values", sort_values, kAllTypes);
 EMBER_REGISTER_KERNEL("aten::sort.values_stable", sort_values_stable, kAllTypes);
 EMBER_REGISTER_KERNEL("aten::topk.values", topk_values, kRealTypes);
-EMBER_REGISTER_KERNEL("aten::var.out", var_out, kFloatTypes);
 
 }  // namespace ember::kernels

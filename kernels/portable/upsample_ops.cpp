@@ -133,7 +133,7 @@ void upsample_nearest2d_vec_out(KernelContext& ctx, const Tensor& input,
     upsample_nearest<uint8_t>(r, input.const_data_ptr<uint8_t>(), out.mutable_data_ptr<uint8_t>());
     return;
   }
-  EMBER_SWITCH_FLOAT_TYPES(type, return nn::fail_dtype(ctx, op, type),
+  EMBER_SWITCH_FLOAT_TYPES(type, return fail_dtype(ctx, op, type),
     upsample_nearest<CTYPE>(r, input.const_data_ptr<CTYPE>(), out.mutable_data_ptr<CTYPE>()));
 }
 
@@ -204,7 +204,7 @@ void upsample_bilinear2d_vec_out(KernelContext& ctx, const Tensor& input,
   }
   // uint8 (which PyTorch rounds through fixed-point weights) is not supported.
   EMBER_SWITCH_FLOAT_TYPES(input.scalar_type(),
-    return nn::fail_dtype(ctx, op, input.scalar_type()),
+    return fail_dtype(ctx, op, input.scalar_type()),
     upsample_bilinear<CTYPE>(r, align_corners, input.const_data_ptr<CTYPE>(),
                              out.mutable_data_ptr<CTYPE>()));
 }
@@ -328,7 +328,7 @@ void grid_sampler_2d_out(KernelContext& ctx, const Tensor& input, const Tensor& 
   const int64_t sizes[4] = {input.size(0), input.size(1), grid.size(1), grid.size(2)};
   if (!resize_output(ctx, out, Span<const int64_t>(sizes, 4), op)) return;
   EMBER_SWITCH_FLOAT_TYPES(input.scalar_type(),
-    return nn::fail_dtype(ctx, op, input.scalar_type()),
+    return fail_dtype(ctx, op, input.scalar_type()),
     grid_sample<CTYPE>(input, grid, interpolation_mode, padding_mode, align_corners, out));
 }
 

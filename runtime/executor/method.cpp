@@ -378,6 +378,12 @@ Error Method::init_delegates() {
   return Error::Ok;
 }
 
+bool Method::is_constant_tensor(size_t index) const {
+  const auto* value = plan_->values()->Get(static_cast<flatbuffers::uoffset_t>(index));
+  const auto* tensor = value->val_as_Tensor();
+  return tensor != nullptr && tensor->allocation_info() == nullptr && tensor->data_buffer_idx() > 0;
+}
+
 Error Method::init_instructions() {
   const auto* chains = plan_->chains();
   EMBER_CHECK_OR_RETURN(chains != nullptr && chains->size() == 1, Error::NotSupported,
@@ -454,6 +460,13 @@ Error Method::init_instructions() {
                               Error::InvalidProgram, "instruction %zu (%s): %s", pc, name, why);
         EMBER_CHECK_OR_RETURN(check_kernel_dtypes(*instr.kernel, instr.args, why, sizeof(why)),
                               Error::OperatorMissing, "instruction %zu: %s", pc, why);
+        const Error shimmed = make_layout_shims(
+            *instr.kernel, instr.args, alloc,
+            [this](const EValue* v) { return is_constant_tensor(static_cast<size_t>(v - values_)); },
+            &instr.shims);
+        EMBER_CHECK_OR_RETURN(shimmed == Error::Ok, shimmed,
+                              "instruction %zu (%s): no memory for row-major copies of its "
+                              "tensors in other dim orders", pc, name);
         break;
       }
       case fb::InstructionArguments::DelegateCall: {
@@ -596,6 +609,7 @@ Error Method::execute() {
     size_t next = pc + 1;
     switch (instr.kind) {
       case InstrKind::Kernel:
+        copy_into_twins(instr.shims);
         instr.kernel->fn(context, instr.args);
         if (memory_manager_->temp_allocator != nullptr) {
           memory_manager_->temp_allocator->reset();
@@ -603,6 +617,11 @@ Error Method::execute() {
         if (context.failed()) {
           set_error("instruction %zu (%s) failed: %s", pc, instr.name, context.message());
           return context.error();
+        }
+        if (copy_out_of_twins(instr.shims) != Error::Ok) {
+          set_error("instruction %zu (%s): an output does not fit its planned memory", pc,
+                    instr.name);
+          return Error::InvalidState;
         }
         break;
       case InstrKind::Delegate: {

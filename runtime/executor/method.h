@@ -10,6 +10,7 @@
 #include "runtime/core/result.h"
 #include "runtime/core/span.h"
 #include "runtime/executor/event_tracer.h"
+#include "runtime/executor/layout_shim.h"
 #include "runtime/executor/memory_manager.h"
 #include "runtime/kernel/kernel_registry.h"
 
@@ -69,6 +70,7 @@ class Method final {
     int32_t a;                  // Move: from; JumpFalse: condition; Free: value
     int32_t b;                  // Move: to; JumpFalse: destination
     const char* name;
+    Span<LayoutShim> shims;  // Kernel: row-major twins of arguments in other dim orders
   };
   struct Delegate {
     const BackendInterface* backend;
@@ -84,6 +86,8 @@ class Method final {
   Error init_lists();
   Error init_delegates();
   Error init_instructions();
+  // Whether value `index` is a tensor whose data is a constant of the program.
+  bool is_constant_tensor(size_t index) const;
   Error check_io();
   void set_error(const char* format, ...) __attribute__((format(printf, 2, 3)));
 

@@ -33,6 +33,14 @@ struct KernelEntry {
   // The dtypes every tensor argument, outs included, may have: the element
   // types the kernel library is built for.
   DtypeMask tensor_dtypes;
+  // How many of a call's values the kernel takes (the rest are the call's
+  // returns), and which of those are outs (bit i: argument i is a Tensor&).
+  uint32_t num_params;
+  uint64_t out_args;
+  // Whether the kernel reads and writes through strides, so tensors in any
+  // dim order will do. The executor gives other kernels row-major twins of
+  // tensors in other dim orders (channels-last), copying in and out.
+  bool strided;
 };
 
 // Load-time check that a call's self dtype, and every tensor's dtype, are ones
@@ -127,6 +135,17 @@ constexpr int first_tensor_input() {
   return -1;
 }
 
+template <typename... Args>
+constexpr uint64_t out_arg_bits() {
+  constexpr bool outs[] = {std::is_same_v<Args, Tensor&>..., false};
+  static_assert(sizeof...(Args) <= 64, "a kernel takes at most 64 arguments");
+  uint64_t bits = 0;
+  for (size_t i = 0; i < sizeof...(Args); ++i) {
+    if (outs[i]) bits |= uint64_t{1} << i;
+  }
+  return bits;
+}
+
 template <typename F, F fn>
 struct KernelWrapper;
 
@@ -134,6 +153,7 @@ template <typename... Args, void (*fn)(KernelContext&, Args...)>
 struct KernelWrapper<void (*)(KernelContext&, Args...), fn> {
   static constexpr size_t kNumArgs = sizeof...(Args);
   static constexpr int kSelfIndex = detail::first_tensor_input<Args...>();
+  static constexpr uint64_t kOutArgs = detail::out_arg_bits<Args...>();
 
   static void call(KernelContext& ctx, Span<EValue*> args) {
     call_impl(ctx, args, std::index_sequence_for<Args...>{});
@@ -176,11 +196,12 @@ struct KernelWrapper<void (*)(KernelContext&, Args...), fn> {
 
 // Builds the registry entry for a typed kernel function.
 template <typename F, F fn>
-constexpr KernelEntry make_kernel_entry(const char* name, DtypeMask self_dtypes,
+constexpr KernelEntry make_kernel_entry(const char* name, DtypeMask self_dtypes, bool strided,
                                         DtypeMask tensor_dtypes = kAllTypes) {
   using Wrapper = detail::KernelWrapper<F, fn>;
   return KernelEntry{name, &Wrapper::call, &Wrapper::check_args, self_dtypes,
-                     Wrapper::kSelfIndex, tensor_dtypes};
+                     Wrapper::kSelfIndex, tensor_dtypes, Wrapper::kNumArgs, Wrapper::kOutArgs,
+                     strided};
 }
 
 }  // namespace ember
@@ -191,4 +212,10 @@ constexpr KernelEntry make_kernel_entry(const char* name, DtypeMask self_dtypes,
 #define EMBER_REGISTER_KERNEL(name, fn, self_dtypes)                              \
   static const ::ember::Error EMBER_CONCAT_(ember_kernel_reg_, __LINE__) =        \
       ::ember::register_kernel(                                                   \
-          ::ember::make_kernel_entry<decltype(&fn), &fn>(name, (self_dtypes)))
+          ::ember::make_kernel_entry<decltype(&fn), &fn>(name, (self_dtypes), false))
+
+// The same for a kernel that works through strides, so any dim order will do.
+#define EMBER_REGISTER_STRIDED_KERNEL(name, fn, self_dtypes)                      \
+  static const ::ember::Error EMBER_CONCAT_(ember_kernel_reg_, __LINE__) =        \
+      ::ember::register_kernel(                                                   \
+          ::ember::make_kernel_entry<decltype(&fn), &fn>(name, (self_dtypes), true))

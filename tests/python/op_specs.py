@@ -495,14 +495,6 @@ def eager_supports(spec: OpSpec, case: str, dtype: torch.dtype) -> bool:
 # full-matrix run; every entry is xfail(strict=True), so a fix makes it XPASS
 # and fails the suite until the entry is removed.
 KNOWN_FAILURES: dict[tuple[str, str, str], str] = {
-    ('copysign', '*', '*'): 'runtime lacks kernel aten::copysign.out',
-    ('cumprod', '*', '*'): 'runtime lacks kernel aten::cumprod.out',
-    ('erfinv', '*', '*'): 'runtime lacks kernel aten::erfinv.out',
-    ('hypot', '*', '*'): 'runtime lacks kernel aten::hypot.out',
-    ('sgn_signbit', '*', '*'): 'runtime lacks kernel aten::signbit.out',
-    ('var_mean', '*', '*'): 'runtime lacks kernel aten::var_mean.correction_out',
-    ('embedding_bag', '*', '*'): 'runtime lacks kernel aten::_embedding_bag_forward_only.out',
-    ('nonzero', '*', '*'): 'runtime lacks kernel aten::nonzero.out',
 }
 
 

@@ -87,12 +87,11 @@ def _channels_last_resnet():
     return models.seeded(models.ResNet18).to(memory_format=torch.channels_last)
 
 
-@pytest.mark.xfail(strict=True, reason="kernels that index memory row-major (conv, pooling, ...) "
-                   "refuse channels-last tensors inside the program")
 def test_channels_last_executorch_file_runs_on_ember(tmp_pte):
-    """ExecuTorch keeps a channels-last input's dim order in the program. Ember copies a
-    row-major input into that layout, whatever layout the caller's tensor has, and returns
-    outputs in the caller's usual row-major order."""
+    """ExecuTorch keeps a channels-last model's dim orders in the program: inputs, weights and
+    activations. Ember copies a row-major input into that layout, gives kernels that index
+    memory row-major (conv, pooling, ...) row-major twins of such tensors, and returns
+    outputs row-major."""
     model = _channels_last_resnet()
     x = torch.randn(2, 3, 32, 32).contiguous(memory_format=torch.channels_last)
     with open(tmp_pte, "wb") as f:

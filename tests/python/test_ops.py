@@ -12,7 +12,8 @@ Tiers:
   slow           the full matrix, every case in every dtype PyTorch supports:
                  `pytest -m slow tests/python/test_ops.py` (~5,500 cases; about
                  0.5 s each on an idle core, so run it with -k to slice it, e.g.
-                 -k "rand and float32")
+                 -k "rand and float32", or split it across processes with
+                 EMBER_OPS_SHARD=k/n)
 Known failures are xfail(strict=True): op_specs.KNOWN_FAILURES and
 op_specs.KNOWN_OUTPUT_DTYPE_FAILURES.
 
@@ -80,6 +81,12 @@ def _full_params():
             for case in spec.cases:
                 if eager_supports(spec, case, d):
                     params.append((spec.name, DTYPE_NAMES[d], case))
+    # EMBER_OPS_SHARD=k/n keeps every n-th case from the k-th, so n processes
+    # (one per core) can share the matrix.
+    shard = os.environ.get("EMBER_OPS_SHARD")
+    if shard:
+        k, n = (int(x) for x in shard.split("/"))
+        params = params[k::n]
     return params
 
 

@@ -373,10 +373,6 @@ StoreFn<R> get_store_fn(ScalarType type) {
   return nullptr;
 }
 
-inline void fail_dtype(KernelContext& ctx, const char* op, ScalarType type) {
-  ctx.fail(Error::NotSupported, "%s: dtype %s is not supported", op, scalar_type_name(type));
-}
-
 namespace detail {
 
 template <typename Fn, typename Ptrs, size_t... I>

@@ -40,6 +40,13 @@ inline bool resize_output(KernelContext& ctx, Tensor& out, Span<const SizesType>
   return resize_output(ctx, out, Span<const int64_t>(buf, sizes.size()), op);
 }
 
+// Fails the kernel for a dtype it has no code for. The registry refuses such
+// calls at load when the kernel's declared dtypes are right; this is the
+// backstop for the rest (a dtype reached by promotion, an out's dtype).
+inline void fail_dtype(KernelContext& ctx, const char* op, ScalarType type) {
+  ctx.fail(Error::NotSupported, "%s: dtype %s is not supported", op, scalar_type_name(type));
+}
+
 // Fails unless every given tensor is in contiguous (default) dim order; for
 // kernels that index memory row-major.
 inline bool check_contiguous(KernelContext& ctx, const char* op, const Tensor& t) {

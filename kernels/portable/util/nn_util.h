@@ -83,10 +83,6 @@ inline acc_t<T> highest_value() {
 // ---------------------------------------------------------------------------
 // Argument checks; each fails the kernel with a message naming `op`.
 
-inline void fail_dtype(KernelContext& ctx, const char* op, ScalarType type) {
-  ctx.fail(Error::NotSupported, "%s: dtype %s is not supported", op, scalar_type_name(type));
-}
-
 inline bool check_same_dtype(KernelContext& ctx, const char* op, const Tensor& a,
                              const char* a_name, const Tensor& b, const char* b_name) {
   if (a.scalar_type() != b.scalar_type()) {
