@@ -79,17 +79,15 @@ def _declared(declared: dict, kernel: str) -> str:
 
 
 def load_results(paths: list[str]) -> tuple[dict[str, dict[str, str]], dict[str, list[str]]]:
-    """Merges results files (e.g. from several partial runs): a (spec, dtype) fails if it
-    failed in any of them."""
+    """Merges results files: shards of one run, or a rerun of some specs after a fix. A
+    (spec, dtype) result in a later file replaces an earlier one."""
     results: dict[str, dict[str, str]] = {}
     kernels: dict[str, set[str]] = {}
     for path in paths:
         with open(path) as f:
             data = json.load(f)
         for spec, by_dtype in data.get("results", {}).items():
-            for dtype, status in by_dtype.items():
-                old = results.setdefault(spec, {}).get(dtype, "pass")
-                results[spec][dtype] = "pass" if status == "pass" and old == "pass" else "fail"
+            results.setdefault(spec, {}).update(by_dtype)
         for spec, names in data.get("kernels", {}).items():
             kernels.setdefault(spec, set()).update(names)
     return results, {spec: sorted(names) for spec, names in kernels.items()}

@@ -97,7 +97,7 @@ void clamp_out(KernelContext& ctx, const Tensor& self, std::optional<Scalar> min
       !check_out_dtype(ctx, op, common, out) || !resize_output(ctx, out, self.sizes(), op)) {
     return;
   }
-  switch_dtype<kRealTypes>(ctx, op, common, [&](auto tag) {
+  switch_dtype<kAllTypes>(ctx, op, common, [&](auto tag) {
     using CTYPE = typename decltype(tag)::type;
     using M = math_t<CTYPE>;
     const std::optional<M> lo = min ? std::optional<M>(scalar_to<M>(*min)) : std::nullopt;
@@ -113,7 +113,8 @@ void clamp_out(KernelContext& ctx, const Tensor& self, std::optional<Scalar> min
   });
 }
 
-// Bounds are tensors broadcast with self; all three promote together.
+// Bounds are tensors broadcast with self; all three promote together. Bool is
+// allowed (torch takes it with one bound, where clamp is maximum or minimum).
 void clamp_tensor_out(KernelContext& ctx, const Tensor& self, const Tensor* min,
                       const Tensor* max, Tensor& out) {
   constexpr const char* op = "clamp.Tensor_out";
@@ -132,7 +133,7 @@ void clamp_tensor_out(KernelContext& ctx, const Tensor& self, const Tensor* min,
       !resize_to_broadcast(ctx, op, out, {&self, min, max})) {
     return;
   }
-  switch_dtype<kRealTypes>(ctx, op, common, [&](auto tag) {
+  switch_dtype<kAllTypes>(ctx, op, common, [&](auto tag) {
     using CTYPE = typename decltype(tag)::type;
     using M = math_t<CTYPE>;
     if (min != nullptr && max != nullptr) {

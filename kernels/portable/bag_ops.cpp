@@ -194,8 +194,8 @@ void embedding_bag_impl(KernelContext& ctx, const char* op, const Tensor& weight
   }
 }
 
-// scale_grad_by_freq and sparse only affect the gradient. _embedding_bag and
-// _embedding_bag_forward_only compute the same outputs.
+// _embedding_bag and _embedding_bag_forward_only compute the same outputs;
+// scale_grad_by_freq and sparse only affect the gradient.
 void embedding_bag_out(KernelContext& ctx, const Tensor& weight, const Tensor& indices,
                        const Tensor& offsets, bool scale_grad_by_freq, int64_t mode, bool sparse,
                        const Tensor* per_sample_weights, bool include_last_offset,
@@ -208,23 +208,9 @@ void embedding_bag_out(KernelContext& ctx, const Tensor& weight, const Tensor& i
                      out3);
 }
 
-void embedding_bag_forward_only_out(KernelContext& ctx, const Tensor& weight,
-                                    const Tensor& indices, const Tensor& offsets,
-                                    bool scale_grad_by_freq, int64_t mode, bool sparse,
-                                    const Tensor* per_sample_weights, bool include_last_offset,
-                                    int64_t padding_idx, Tensor& out0, Tensor& out1, Tensor& out2,
-                                    Tensor& out3) {
-  (void)scale_grad_by_freq;
-  (void)sparse;
-  embedding_bag_impl(ctx, "_embedding_bag_forward_only.out", weight, indices, offsets, mode,
-                     per_sample_weights, include_last_offset, padding_idx, out0, out1, out2,
-                     out3);
-}
-
 }  // namespace
 
 EMBER_REGISTER_KERNEL("aten::_embedding_bag.out", embedding_bag_out, kFloatTypes);
-EMBER_REGISTER_KERNEL("aten::_embedding_bag_forward_only.out", embedding_bag_forward_only_out,
-                      kFloatTypes);
+EMBER_REGISTER_KERNEL("aten::_embedding_bag_forward_only.out", embedding_bag_out, kFloatTypes);
 
 }  // namespace ember::kernels

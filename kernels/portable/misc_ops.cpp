@@ -154,7 +154,7 @@ void scatter_reduce_two_out(KernelContext& ctx, const Tensor& self, int64_t dim,
   }
   if (scalar_like) {
     // One element: reduce it directly.
-    EMBER_SWITCH_REAL_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
+    EMBER_SWITCH_ALL_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
       {
         CTYPE* o = out.mutable_data_ptr<CTYPE>();
         o[0] = self.const_data_ptr<CTYPE>()[0];
@@ -177,7 +177,7 @@ void scatter_reduce_two_out(KernelContext& ctx, const Tensor& self, int64_t dim,
       });
     return;
   }
-  EMBER_SWITCH_REAL_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
+  EMBER_SWITCH_ALL_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
     scatter_reduce_impl<CTYPE>(self, d, index, src, reduce, include_self, out));
 }
 
@@ -606,7 +606,7 @@ void randperm_out(KernelContext& ctx, int64_t n, Tensor& out) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::scatter_reduce.two_out", scatter_reduce_two_out, kRealTypes);
+EMBER_REGISTER_KERNEL("aten::scatter_reduce.two_out", scatter_reduce_two_out, kAllTypes);
 EMBER_REGISTER_KERNEL("aten::_cdist_forward.out", cdist_forward_out, kFloatTypes);
 EMBER_REGISTER_KERNEL("aten::_pdist_forward.out", pdist_forward_out, kFloatTypes);
 EMBER_REGISTER_KERNEL("aten::col2im.out", col2im_out, kFloatTypes);

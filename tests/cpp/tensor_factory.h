@@ -87,10 +87,45 @@ class KernelCall {
 }  // namespace ember::testing
 
 #include <cstring>
+#include <type_traits>
 
 #include <gtest/gtest.h>
 
 namespace ember::testing {
+
+using Sizes = std::vector<int32_t>;
+using Values = std::vector<double>;
+
+// v as a T, through int64 for integers (so -1.0 gives 255 as a uint8).
+template <typename T>
+T from_double(double v) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    return static_cast<T>(static_cast<int64_t>(v));
+  } else {
+    return static_cast<T>(v);
+  }
+}
+
+// Writes `v` into a row-major `t`, converted by from_double.
+inline void set_values(OwnedTensor& t, const Values& v) {
+  ASSERT_EQ(static_cast<int64_t>(v.size()), t.tensor().numel());
+  EMBER_SWITCH_ALL_TYPES(t.tensor().scalar_type(), FAIL() << "dtype",
+    for (size_t i = 0; i < v.size(); ++i) t.data<CTYPE>()[i] = from_double<CTYPE>(v[i]));
+}
+
+inline OwnedTensor make(ScalarType dtype, const Sizes& sizes, const Values& v) {
+  OwnedTensor t(dtype, sizes);
+  set_values(t, v);
+  return t;
+}
+
+// The elements of a row-major `t`, as doubles.
+inline Values values_of(OwnedTensor& t) {
+  Values out(static_cast<size_t>(t.tensor().numel()));
+  EMBER_SWITCH_ALL_TYPES(t.tensor().scalar_type(), ADD_FAILURE() << "dtype",
+    for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<double>(t.data<CTYPE>()[i]));
+  return out;
+}
 
 inline KernelCall& KernelCall::string(const char* s) {
   return push(EValue(Span<const char>(s, std::strlen(s))));

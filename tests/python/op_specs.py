@@ -495,6 +495,28 @@ def eager_supports(spec: OpSpec, case: str, dtype: torch.dtype) -> bool:
 # full-matrix run; every entry is xfail(strict=True), so a fix makes it XPASS
 # and fails the suite until the entry is removed.
 KNOWN_FAILURES: dict[tuple[str, str, str], str] = {
+    # Outside Ember: at x = inf, eager logit(x, 1e-3) and torch's own core ATen
+    # decomposition of it (which Ember runs) disagree in 16-bit floats: eager
+    # gives 6.93 in float16 and inf in bfloat16, the decomposition 6.906 in both
+    # (run ep.module() on the exported program to see it).
+    ('logit', 'float16', 'special'): 'eager and its core ATen decomposition disagree at inf',
+    ('logit', 'bfloat16', 'special'): 'eager and its core ATen decomposition disagree at inf',
+    # Outside Ember: eager softmax skips its dtype check for an empty tensor, so
+    # an empty integer or bool input "works" there; the kernels are for floats.
+    **{(op, d, 'empty'): f'{op} is for floating dtypes (eager skips the check when empty)'
+       for op in ('softmax', 'log_softmax') for d in ('int8', 'int16', 'int32', 'int64', 'uint8')},
+    ('softmax', 'bool', 'empty'): 'softmax is for floating dtypes (eager skips the check when empty)',
+    # Eager computes grid_sample's coordinates and weights in the 16-bit dtype
+    # itself; Ember computes them in float32, so its results are 9x (float16)
+    # and 6x (bfloat16) closer to the float32 result than eager's, and differ
+    # from eager by more than the 16-bit tolerance.
+    ('grid_sample', 'float16', 'rand'): 'eager samples in float16 arithmetic, Ember in float32',
+    ('grid_sample', 'bfloat16', 'rand'): 'eager samples in bfloat16 arithmetic, Ember in float32',
+    # Ember gap: no uint8 bilinear kernel (torch has one); refused at load.
+    **{(op, 'uint8', case): 'Ember has no uint8 upsample_bilinear2d kernel'
+       for op in ('upsample_bilinear2d', 'upsample_bilinear2d_ac') for case in ('rand', 'channels_last')},
+    # Outside Ember: torch.export itself fails (its decomposition subtracts bools).
+    ('log_softmax', 'bool', 'empty'): 'torch.export cannot capture it',
 }
 
 

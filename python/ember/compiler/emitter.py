@@ -52,6 +52,10 @@ from ember.fb.TensorList import TensorListT
 from ember.fb.TensorShapeDynamism import TensorShapeDynamism
 
 # Graph nodes that only assert facts torch.export already proved.
+# Ops that only choose a tensor's memory layout. Ember plans activations
+# row-major, so each is a plain copy.
+_LAYOUT_COPIES = {torch.ops.prims.copy_strided.default}
+
 _NO_OP_TARGETS = {
     torch.ops.aten._assert_scalar.default,
     torch.ops.aten.sym_constrain_range_for_size.default,
@@ -496,6 +500,10 @@ class _Emitter:
                 self._emit_cond(node)
             elif target is torch.ops.higher_order.while_loop:
                 self._emit_while_loop(node)
+            elif target in _LAYOUT_COPIES:
+                out = self._tensor_value(node.meta["val"], node.name, planned=True)
+                self._copy(node, self._arg(node.args[0], torch._C.TensorType.get(), node.name), out)
+                self.node_values[node] = out
             elif isinstance(target, torch._ops.OpOverload):
                 if not self._fold(node):
                     self._emit_op(node)

@@ -21,8 +21,11 @@ namespace {
 
 using testing::KernelCall;
 using testing::OwnedTensor;
-using Sizes = std::vector<int32_t>;
-using Values = std::vector<double>;
+using testing::make;
+using testing::Sizes;
+using testing::Values;
+using testing::set_values;
+using testing::values_of;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -38,34 +41,6 @@ int64_t numel_of(const Sizes& s) {
 
 // Integers go through int64 so that out-of-range values wrap like integer
 // arithmetic does (a double converted straight to int8 would be undefined).
-template <typename T>
-T from_double(double v) {
-  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-    return static_cast<T>(static_cast<int64_t>(v));
-  } else {
-    return static_cast<T>(v);
-  }
-}
-
-void set_values(OwnedTensor& t, const Values& v) {
-  ASSERT_EQ(static_cast<int64_t>(v.size()), t.tensor().numel());
-  EMBER_SWITCH_ALL_TYPES(t.tensor().scalar_type(), FAIL() << "dtype",
-    for (size_t i = 0; i < v.size(); ++i) t.data<CTYPE>()[i] = from_double<CTYPE>(v[i]));
-}
-
-Values values_of(OwnedTensor& t) {
-  Values out(static_cast<size_t>(t.tensor().numel()));
-  EMBER_SWITCH_ALL_TYPES(t.tensor().scalar_type(), ADD_FAILURE() << "dtype",
-    for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<double>(t.data<CTYPE>()[i]));
-  return out;
-}
-
-OwnedTensor make(ScalarType dt, const Sizes& sizes, const Values& v) {
-  OwnedTensor t(dt, sizes);
-  set_values(t, v);
-  return t;
-}
-
 // An output that kernels must resize: `rank` dims, room for `cap` elements.
 OwnedTensor dyn_out(ScalarType dt, int rank, int32_t cap = 1 << 15) {
   Sizes s(static_cast<size_t>(rank), 1);

@@ -20,35 +20,13 @@ namespace {
 
 using testing::KernelCall;
 using testing::OwnedTensor;
-using Sizes = std::vector<int32_t>;
-using Values = std::vector<double>;
+using testing::make;
+using testing::Sizes;
+using testing::Values;
+using testing::values_of;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-template <typename T>
-T from_double(double v) {
-  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-    return static_cast<T>(static_cast<int64_t>(v));
-  } else {
-    return static_cast<T>(v);
-  }
-}
-
-OwnedTensor make(ScalarType dt, const Sizes& sizes, const Values& v) {
-  OwnedTensor t(dt, sizes);
-  EXPECT_EQ(static_cast<int64_t>(v.size()), t.tensor().numel());
-  EMBER_SWITCH_ALL_TYPES(dt, ADD_FAILURE() << "dtype",
-    for (size_t i = 0; i < v.size(); ++i) t.data<CTYPE>()[i] = from_double<CTYPE>(v[i]));
-  return t;
-}
-
-Values values_of(OwnedTensor& t) {
-  Values out(static_cast<size_t>(t.tensor().numel()));
-  EMBER_SWITCH_ALL_TYPES(t.tensor().scalar_type(), ADD_FAILURE() << "dtype",
-    for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<double>(t.data<CTYPE>()[i]));
-  return out;
-}
 
 std::vector<int64_t> sizes_of(OwnedTensor& t) {
   std::vector<int64_t> s;
