@@ -17,18 +17,12 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 ATOL = 1e-4  # max abs error, relative to max(1, max|expected|)
 MIN_COSINE = 0.99999
 
-# Small, quick models covering a text encoder, a decoder, a vision transformer, a CNN and an RNN.
-FAST = ["bert", "llama", "vit", "resnet", "gru", "mlp"]
+# Small, quick models covering a text encoder, decoders (GPT-2 with SDPA attention), a vision
+# transformer, a CNN and an RNN.
+FAST = ["bert", "llama", "gpt2", "vit", "resnet", "gru", "mlp"]
 
 # Models that fail in Ember today, with the reason (see docs/models.md and the repros there).
-XFAIL: dict[str, str] = {
-    "gpt2": (
-        "torch run_decompositions fails on GPT-2's SDPA attention: the decomposed "
-        "(math) SDPA output is laid out differently from the fused kernel's, so the "
-        "Conv1D `x.view(-1, n)` after the traced-away .contiguous() cannot view it "
-        "(gpt2_eager_attn passes)"
-    ),
-}
+XFAIL: dict[str, str] = {}
 
 
 def check_model(name, tmp_pte):
