@@ -2,7 +2,7 @@
 // outputs and reports load, init and per-run latency.
 //
 //   ember_run model.pte [--input x.npy ...] [--runs N] [--warmup N] [--seed S]
-//                       [--output-dir DIR] [--print N]
+//                       [--threads N] [--output-dir DIR] [--print N]
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
@@ -29,13 +29,14 @@ struct Options {
   int warmup = 2;
   int print = 8;
   uint32_t seed = 0;
+  int threads = 0;  // 0: one per available core
 };
 
 [[noreturn]] void usage_error(const std::string& message) {
   std::fprintf(stderr, "ember_run: %s\n", message.c_str());
   std::fprintf(stderr,
                "usage: ember_run model.pte [--input x.npy ...] [--runs N] [--warmup N] "
-               "[--seed S] [--output-dir DIR] [--print N]\n");
+               "[--seed S] [--threads N] [--output-dir DIR] [--print N]\n");
   std::exit(2);
 }
 
@@ -58,6 +59,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--runs") o.runs = std::max(1, parse_int("--runs", value()));
     else if (a == "--warmup") o.warmup = parse_int("--warmup", value());
     else if (a == "--seed") o.seed = static_cast<uint32_t>(parse_int("--seed", value()));
+    else if (a == "--threads") o.threads = parse_int("--threads", value());
     else if (a == "--output-dir") o.output_dir = value();
     else if (a == "--print") o.print = parse_int("--print", value());
     else if (a == "--help" || a == "-h") usage_error("help");
@@ -134,17 +136,20 @@ int main(int argc, char** argv) {
   const Options opt = parse(argc, argv);
 
   const uint64_t t0 = pal_time_ns();
-  Result<std::unique_ptr<Module>> loaded = Module::load(opt.model.c_str());
+  ModuleOptions options;
+  options.num_threads = static_cast<size_t>(opt.threads);
+  Result<std::unique_ptr<Module>> loaded = Module::load(opt.model.c_str(), options);
   if (!loaded.ok()) {
-    std::fprintf(stderr, "ember_run: cannot load %s: %s\n", opt.model.c_str(),
-                 error_name(loaded.error()));
+    std::fprintf(stderr, "ember_run: cannot load %s: %s: %s\n", opt.model.c_str(),
+                 error_name(loaded.error()), last_error_message());
     return 1;
   }
   Module& module = *loaded.get();
   const uint64_t t1 = pal_time_ns();
   Result<Method*> method = module.method("forward");
   if (!method.ok()) {
-    std::fprintf(stderr, "ember_run: cannot initialise forward: %s\n", error_name(method.error()));
+    std::fprintf(stderr, "ember_run: cannot initialise forward: %s: %s\n",
+                 error_name(method.error()), module.last_error());
     return 1;
   }
   const uint64_t t2 = pal_time_ns();
@@ -238,8 +243,11 @@ int main(int argc, char** argv) {
   double mean = 0;
   for (double v : sorted) mean += v;
   mean /= static_cast<double>(sorted.size());
-  std::printf("load %.2f ms, init %.2f ms, planned memory %.1f KiB\n", ms(t1 - t0), ms(t2 - t1),
-              static_cast<double>(module.planned_bytes()) / 1024.0);
+  std::printf("load %.2f ms, init %.2f ms, planned memory %.1f KiB, method tables %.1f KiB, "
+              "delegates %.1f KiB, %zu thread(s)\n",
+              ms(t1 - t0), ms(t2 - t1), static_cast<double>(module.planned_bytes()) / 1024.0,
+              static_cast<double>(module.method_allocator_bytes()) / 1024.0,
+              static_cast<double>(module.delegate_bytes()) / 1024.0, module.num_threads());
   std::printf("run: %zu runs after %d warm-up: median %.3f ms, min %.3f ms, mean %.3f ms\n",
               sorted.size(), opt.warmup, sorted[sorted.size() / 2], sorted.front(), mean);
   return 0;

@@ -3,14 +3,15 @@
 #include <algorithm>
 #include <cstring>
 
+#include "extension/threadpool/worker_pool.h"
 #include "runtime/core/log.h"
 #include "runtime/executor/file_data_loader.h"
 
 namespace ember {
 
-Result<std::unique_ptr<Module>> Module::load(const char* path, LoadMode mode) {
+Result<std::unique_ptr<Module>> Module::load(const char* path, const ModuleOptions& options) {
   std::unique_ptr<DataLoader> loader;
-  if (mode == LoadMode::Mmap) {
+  if (options.load_mode == LoadMode::Mmap) {
     Result<MmapDataLoader> l = MmapDataLoader::from(path);
     if (!l.ok()) {
       return l.error();
@@ -23,14 +24,16 @@ Result<std::unique_ptr<Module>> Module::load(const char* path, LoadMode mode) {
     }
     loader = std::make_unique<FileDataLoader>(std::move(l.get()));
   }
-  return from_loader(std::move(loader));
+  return from_loader(std::move(loader), options);
 }
 
-Result<std::unique_ptr<Module>> Module::load_buffer(const void* data, size_t size) {
-  return from_loader(std::make_unique<BufferDataLoader>(data, size));
+Result<std::unique_ptr<Module>> Module::load_buffer(const void* data, size_t size,
+                                                    const ModuleOptions& options) {
+  return from_loader(std::make_unique<BufferDataLoader>(data, size), options);
 }
 
-Result<std::unique_ptr<Module>> Module::from_loader(std::unique_ptr<DataLoader> loader) {
+Result<std::unique_ptr<Module>> Module::from_loader(std::unique_ptr<DataLoader> loader,
+                                                    const ModuleOptions& options) {
   Result<Program> program = Program::load(loader.get());
   if (!program.ok()) {
     return program.error();
@@ -38,18 +41,36 @@ Result<std::unique_ptr<Module>> Module::from_loader(std::unique_ptr<DataLoader> 
   std::unique_ptr<Module> module(new Module());
   module->loader_ = std::move(loader);
   module->program_ = std::make_unique<Program>(std::move(program.get()));
+  if (options.thread_pool != nullptr) {
+    module->thread_pool_ = options.thread_pool;
+  } else {
+    const size_t threads =
+        options.num_threads > 0 ? options.num_threads : WorkerPool::available_cores();
+    if (threads > 1) {
+      module->own_thread_pool_ = std::make_unique<WorkerPool>(threads);
+      module->thread_pool_ = module->own_thread_pool_.get();
+    }
+  }
   return module;
 }
+
+// Methods (and their delegates) go before the pool they run on.
+Module::~Module() { methods_.clear(); }
 
 void Module::set_last_error(const char* message) {
   last_error_.assign(message, message + std::strlen(message) + 1);
 }
 
+const Module::LoadedMethod* Module::loaded(const char* name) const {
+  for (const auto& m : methods_) {
+    if (m->name == name) return m.get();
+  }
+  return nullptr;
+}
+
 Result<Method*> Module::method(const char* name) {
-  for (auto& m : methods_) {
-    if (m->name == name) {
-      return m->method.get();
-    }
+  if (const LoadedMethod* m = loaded(name)) {
+    return m->method.get();
   }
   Result<MethodMeta> meta = program_->method_meta(name);
   if (!meta.ok()) {
@@ -65,26 +86,31 @@ Result<Method*> Module::method(const char* name) {
     const size_t shift = (64 - reinterpret_cast<uintptr_t>(base) % 64) % 64;
     loaded->arena_spans.emplace_back(base + shift, meta->planned_buffer_size(i));
   }
-  // The method's tables take a few times the flatbuffer's size (values,
-  // tensors, argument lists); start there and grow if that was not enough.
-  const size_t first_guess = std::max<size_t>(64 * 1024, 4 * program_->flatbuffer_size());
-  for (size_t size = first_guess;; size *= 4) {
-    loaded->method_memory.assign(size, 0);
-    loaded->method_allocator =
-        std::make_unique<MemoryAllocator>(loaded->method_memory.data(), size);
-    loaded->memory_manager = std::make_unique<MemoryManager>();
-    loaded->memory_manager->method_allocator = loaded->method_allocator.get();
-    loaded->memory_manager->planned_buffers =
-        Span<Span<uint8_t>>(loaded->arena_spans.data(), loaded->arena_spans.size());
-    Result<Method> method = program_->load_method(name, loaded->memory_manager.get());
-    if (method.ok()) {
-      loaded->method = std::make_unique<Method>(std::move(method.get()));
-      break;
-    }
-    if (method.error() != Error::MemoryAllocationFailed || size > (1u << 30)) {
-      set_last_error("method failed to load; see the log above");
-      return method.error();
-    }
+  // The tables are sized from the program; layout twins and delegate
+  // handles, which depend on the kernels and backends linked in, get more
+  // blocks as they ask.
+  loaded->method_allocator = std::make_unique<ChunkAllocator>(meta->method_table_bytes());
+  loaded->memory_manager = std::make_unique<MemoryManager>();
+  loaded->memory_manager->method_allocator = loaded->method_allocator.get();
+  loaded->memory_manager->planned_buffers =
+      Span<Span<uint8_t>>(loaded->arena_spans.data(), loaded->arena_spans.size());
+  MethodConfig config;
+  config.thread_pool = thread_pool_;
+  Result<Method> method = program_->load_method(name, loaded->memory_manager.get(), config);
+  if (!method.ok()) {
+    set_last_error(last_error_message()[0] != '\0' ? last_error_message()
+                                                    : "method failed to load");
+    return method.error();
+  }
+  loaded->method = std::make_unique<Method>(std::move(method.get()));
+  // Temp memory for the delegates, sized by what they asked for at init.
+  const size_t temp_bytes = loaded->method->required_temp_bytes();
+  if (temp_bytes > 0) {
+    loaded->temp_memory.resize(temp_bytes + 64);
+    uint8_t* base = loaded->temp_memory.data();
+    const size_t shift = (64 - reinterpret_cast<uintptr_t>(base) % 64) % 64;
+    loaded->temp_allocator = std::make_unique<MemoryAllocator>(base + shift, temp_bytes);
+    loaded->memory_manager->temp_allocator = loaded->temp_allocator.get();
   }
   Method* result = loaded->method.get();
   methods_.push_back(std::move(loaded));
@@ -125,6 +151,16 @@ size_t Module::planned_bytes(const char* name) const {
     }
   }
   return total;
+}
+
+size_t Module::method_allocator_bytes(const char* name) const {
+  const LoadedMethod* m = loaded(name);
+  return m != nullptr ? m->method_allocator->used_bytes() : 0;
+}
+
+size_t Module::delegate_bytes(const char* name) const {
+  const LoadedMethod* m = loaded(name);
+  return m != nullptr ? m->method->delegate_owned_bytes() : 0;
 }
 
 }  // namespace ember

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "extension/module/module.h"
+#include "runtime/backend/backend.h"
 #include "runtime/core/log.h"
 
 namespace py = pybind11;
@@ -25,15 +26,21 @@ namespace {
 
 class PyModule {
  public:
-  explicit PyModule(const std::string& path) {
+  PyModule(const std::string& path, size_t threads) {
     clear_last_error_message();
-    Result<std::unique_ptr<Module>> loaded = Module::load(path.c_str());
+    ModuleOptions options;
+    options.num_threads = threads;
+    Result<std::unique_ptr<Module>> loaded = Module::load(path.c_str(), options);
     if (!loaded.ok()) raise("cannot load " + path, loaded.error(), last_error_message());
     module_ = std::move(loaded.get());
     Result<Method*> method = module_->method("forward");
-    if (!method.ok()) raise("cannot initialise forward", method.error(), last_error_message());
+    if (!method.ok()) raise("cannot initialise forward", method.error(), module_->last_error());
     method_ = method.get();
   }
+
+  size_t num_threads() const { return module_->num_threads(); }
+  size_t method_allocator_bytes() const { return module_->method_allocator_bytes(); }
+  size_t delegate_bytes() const { return module_->delegate_bytes(); }
 
   size_t num_inputs() const { return method_->num_inputs(); }
   size_t num_outputs() const { return method_->num_outputs(); }
@@ -154,7 +161,10 @@ class PyModule {
 PYBIND11_MODULE(_C, m) {
   m.doc() = "Ember runtime binding (use ember.runtime instead)";
   py::class_<PyModule>(m, "Module")
-      .def(py::init<const std::string&>(), py::arg("path"))
+      .def(py::init<const std::string&, size_t>(), py::arg("path"), py::arg("threads") = 0)
+      .def_property_readonly("num_threads", &PyModule::num_threads)
+      .def_property_readonly("method_allocator_bytes", &PyModule::method_allocator_bytes)
+      .def_property_readonly("delegate_bytes", &PyModule::delegate_bytes)
       .def_property_readonly("num_inputs", &PyModule::num_inputs)
       .def_property_readonly("num_outputs", &PyModule::num_outputs)
       .def_property_readonly("planned_bytes", &PyModule::planned_bytes)
@@ -185,6 +195,11 @@ PYBIND11_MODULE(_C, m) {
       result[entry->name] = names;
     }
     return result;
+  });
+  m.def("registered_backends", []() {
+    std::vector<std::string> names;
+    for (size_t i = 0; i < num_registered_backends(); ++i) names.push_back(registered_backend_name(i));
+    return names;
   });
   m.def("set_log_level", [](int level) { set_log_threshold(static_cast<LogLevel>(level)); });
 }

@@ -501,39 +501,33 @@ void masked_scatter_out(KernelContext& ctx, const Tensor& self, const Tensor& ma
 }
 
 // ---------------------------------------------------------------------------
-// Random fills: a splitmix64 stream, advanced on every call, so that a program
-// is reproducible run to run (the values cannot match PyTorch's generator).
-
-uint64_t g_rng_state = 0x853c49e6748fea9bULL;
-
-uint64_t next_u64() {
-  uint64_t z = (g_rng_state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
+// Random fills: the method's splitmix64 stream (KernelContext::next_random),
+// advanced on every call, so that a program is reproducible run to run (the
+// values cannot match PyTorch's generator).
 
 // Uniform in [0, 1) with 53 random bits.
-double next_uniform() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }
+double next_uniform(KernelContext& ctx) {
+  return static_cast<double>(ctx.next_random() >> 11) * 0x1.0p-53;
+}
 
 template <typename T>
-void fill_uniform(Tensor& out) {
+void fill_uniform(KernelContext& ctx, Tensor& out) {
   T* o = out.mutable_data_ptr<T>();
   for (int64_t i = 0; i < out.numel(); ++i) {
-    T v = static_cast<T>(next_uniform());
+    T v = static_cast<T>(next_uniform(ctx));
     // Rounding to a narrow type may reach 1.0; keep the interval half-open.
-    while (!(static_cast<double>(v) < 1.0)) v = static_cast<T>(next_uniform());
+    while (!(static_cast<double>(v) < 1.0)) v = static_cast<T>(next_uniform(ctx));
     o[i] = v;
   }
 }
 
 template <typename T>
-void fill_normal(Tensor& out) {
+void fill_normal(KernelContext& ctx, Tensor& out) {
   T* o = out.mutable_data_ptr<T>();
   const double kTwoPi = 6.283185307179586;
   for (int64_t i = 0; i < out.numel(); i += 2) {
     // Box-Muller; 1 - u keeps the log finite.
-    const double u1 = 1.0 - next_uniform(), u2 = next_uniform();
+    const double u1 = 1.0 - next_uniform(ctx), u2 = next_uniform(ctx);
     const double r = std::sqrt(-2.0 * std::log(u1));
     o[i] = static_cast<T>(r * std::cos(kTwoPi * u2));
     if (i + 1 < out.numel()) o[i + 1] = static_cast<T>(r * std::sin(kTwoPi * u2));
@@ -554,23 +548,23 @@ void rand_out(KernelContext& ctx, IntArrayRef size, Tensor& out) {
   const char* op = "rand.out";
   if (!prepare_random(ctx, op, size, out)) return;
   EMBER_SWITCH_FLOAT_TYPES(out.scalar_type(), return fail_dtype(ctx, op, out.scalar_type()),
-    fill_uniform<CTYPE>(out));
+    fill_uniform<CTYPE>(ctx, out));
 }
 
 void randn_out(KernelContext& ctx, IntArrayRef size, Tensor& out) {
   const char* op = "randn.out";
   if (!prepare_random(ctx, op, size, out)) return;
   EMBER_SWITCH_FLOAT_TYPES(out.scalar_type(), return fail_dtype(ctx, op, out.scalar_type()),
-    fill_normal<CTYPE>(out));
+    fill_normal<CTYPE>(ctx, out));
 }
 
 // Fisher-Yates in the output buffer.
 template <typename T>
-void fill_randperm(int64_t n, Tensor& out) {
+void fill_randperm(KernelContext& ctx, int64_t n, Tensor& out) {
   T* o = out.mutable_data_ptr<T>();
   for (int64_t i = 0; i < n; ++i) o[i] = static_cast<T>(static_cast<double>(i));
   for (int64_t i = n - 1; i > 0; --i) {
-    const int64_t j = static_cast<int64_t>(next_u64() % static_cast<uint64_t>(i + 1));
+    const int64_t j = static_cast<int64_t>(ctx.next_random() % static_cast<uint64_t>(i + 1));
     const T t = o[i];
     o[i] = o[j];
     o[j] = t;
@@ -601,7 +595,7 @@ void randperm_out(KernelContext& ctx, int64_t n, Tensor& out) {
   const int64_t sizes[1] = {n};
   if (!resize_output(ctx, out, Span<const int64_t>(sizes, 1), op)) return;
   EMBER_SWITCH_REAL_TYPES(out.scalar_type(), return fail_dtype(ctx, op, out.scalar_type()),
-    fill_randperm<CTYPE>(n, out));
+    fill_randperm<CTYPE>(ctx, n, out));
 }
 
 }  // namespace

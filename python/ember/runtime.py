@@ -26,18 +26,38 @@ _FLOAT16 = 5
 
 
 class Module:
-    """A loaded program; call forward() with one array or tensor per input."""
+    """A loaded program; call forward() with one array or tensor per input.
 
-    def __init__(self, path: str | os.PathLike[str]):
+    `threads` is how many threads kernels and backends may use (the caller's
+    included): 0 means one per available core, 1 runs on the calling thread.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], threads: int = 0):
         path = os.fspath(path)
         if not os.path.isfile(path):
             raise FileNotFoundError(f"no such program file: {path}")
-        self._module = _C.Module(path)
+        if not isinstance(threads, int) or threads < 0:
+            raise ValueError(f"threads must be a non-negative integer, got {threads!r}")
+        self._module = _C.Module(path, threads)
         self.path = path
 
     @property
     def num_inputs(self) -> int:
         return self._module.num_inputs
+
+    @property
+    def num_threads(self) -> int:
+        return self._module.num_threads
+
+    @property
+    def method_allocator_bytes(self) -> int:
+        """Method-table memory the loaded method took (what a heap-free app supplies)."""
+        return self._module.method_allocator_bytes
+
+    @property
+    def delegate_bytes(self) -> int:
+        """Memory the delegates hold themselves (packed weights, plans)."""
+        return self._module.delegate_bytes
 
     @property
     def planned_bytes(self) -> int:
@@ -59,8 +79,8 @@ class Module:
     __call__ = forward
 
 
-def load(path: str | os.PathLike[str]) -> Module:
-    return Module(path)
+def load(path: str | os.PathLike[str], threads: int = 0) -> Module:
+    return Module(path, threads)
 
 
 def _is_torch_tensor(x: Any) -> bool:

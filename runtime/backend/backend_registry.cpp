@@ -25,6 +25,7 @@ Error register_backend(const char* name, const BackendInterface* backend) {
     }
   }
   if (g_num_backends == kMaxBackends) {
+    EMBER_LOG(Error, "backend registry is full; cannot register %s", name);
     return Error::MemoryAllocationFailed;
   }
   g_backends[g_num_backends++] = {name, backend};
@@ -38,6 +39,12 @@ const BackendInterface* find_backend(const char* name) {
     }
   }
   return nullptr;
+}
+
+size_t num_registered_backends() { return g_num_backends; }
+
+const char* registered_backend_name(size_t index) {
+  return index < g_num_backends ? g_backends[index].name : nullptr;
 }
 
 }  // namespace ember

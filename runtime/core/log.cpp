@@ -1,23 +1,27 @@
 #include "runtime/core/log.h"
 
+#include <atomic>
 #include <cstdarg>
 #include <cstdio>
 
 namespace ember {
 namespace {
-LogLevel g_threshold = LogLevel::Info;
-char g_last_error[512] = {};
+std::atomic<LogLevel> g_threshold{LogLevel::Info};
+// Per thread, so that programs loading on different threads never see (or
+// tear) each other's messages.
+thread_local char g_last_error[512] = {};
 }  // namespace
 
 const char* last_error_message() { return g_last_error; }
 void clear_last_error_message() { g_last_error[0] = '\0'; }
 
-LogLevel log_threshold() { return g_threshold; }
-void set_log_threshold(LogLevel level) { g_threshold = level; }
+LogLevel log_threshold() { return g_threshold.load(std::memory_order_relaxed); }
+void set_log_threshold(LogLevel level) { g_threshold.store(level, std::memory_order_relaxed); }
 
 void log_message(LogLevel level, const char* file, int line, const char* format, ...) {
   const bool keep = level >= LogLevel::Error;
-  if (level < g_threshold && !keep) {
+  const LogLevel threshold = log_threshold();
+  if (level < threshold && !keep) {
     return;
   }
   char buffer[512];
@@ -28,7 +32,7 @@ void log_message(LogLevel level, const char* file, int line, const char* format,
   if (keep) {
     std::snprintf(g_last_error, sizeof(g_last_error), "%s", buffer);
   }
-  if (level >= g_threshold) {
+  if (level >= threshold) {
     pal_emit_log(level, file, line, buffer);
   }
 }

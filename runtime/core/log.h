@@ -9,8 +9,10 @@ namespace ember {
 LogLevel log_threshold();
 void set_log_threshold(LogLevel level);
 
-// The most recent Error-level message (empty if none), so that front ends
-// (the Python binding, the CLI) can show why a call failed in one line.
+// The most recent Error-level message logged on this thread (empty if none),
+// so that front ends (the Python binding, the CLI) can show why a load
+// failed in one line. Errors of set_input and execute are the method's own
+// (Method::last_error).
 const char* last_error_message();
 void clear_last_error_message();
 

@@ -24,7 +24,9 @@ Method::Method(Method&& other) noexcept
     : program_(other.program_),
       plan_(other.plan_),
       memory_manager_(other.memory_manager_),
-      event_tracer_(other.event_tracer_),
+      config_(other.config_),
+      random_state_(other.random_state_),
+      required_temp_bytes_(other.required_temp_bytes_),
       values_(other.values_),
       num_values_(other.num_values_),
       input_indices_(other.input_indices_),
@@ -58,16 +60,85 @@ void Method::set_error(const char* format, ...) {
 }
 
 Result<Method> Method::init(const Program* program, const fb::ExecutionPlan* plan,
-                            MemoryManager* memory_manager) {
+                            MemoryManager* memory_manager, const MethodConfig& config) {
   EMBER_CHECK_OR_RETURN(memory_manager != nullptr && memory_manager->method_allocator != nullptr,
                         Error::InvalidArgument, "load_method needs a method allocator");
-  Method method(program, plan, memory_manager);
+  Method method(program, plan, memory_manager, config);
   EMBER_TRY(method.init_values());
   EMBER_TRY(method.init_lists());
   EMBER_TRY(method.check_io());
   EMBER_TRY(method.init_delegates());
   EMBER_TRY(method.init_instructions());
   return method;
+}
+
+size_t Method::table_bytes(const fb::ExecutionPlan* plan) {
+  // Mirrors the allocations of init_*; each allocation may lose up to its
+  // alignment to padding.
+  constexpr size_t kPad = alignof(std::max_align_t);
+  auto array = [](size_t count, size_t size) { return count * size + kPad; };
+  size_t total = 0;
+  const auto* values = plan->values();
+  const size_t num_values = values ? values->size() : 0;
+  total += array(num_values, sizeof(EValue));
+  for (size_t i = 0; i < num_values; ++i) {
+    const auto* v = values->Get(static_cast<flatbuffers::uoffset_t>(i));
+    if (v == nullptr) continue;
+    switch (v->val_type()) {
+      case fb::KernelTypes::Tensor: {
+        const auto* sizes = v->val_as_Tensor()->sizes();
+        const size_t dim = sizes && sizes->size() > 0 ? sizes->size() : 1;
+        total += array(dim, sizeof(SizesType)) + array(dim, sizeof(DimOrderType)) +
+                 array(dim, sizeof(StridesType)) + array(1, sizeof(Tensor));
+        break;
+      }
+      case fb::KernelTypes::BoolList: {
+        const auto* items = v->val_as_BoolList()->items();
+        total += array(items ? items->size() : 0, sizeof(bool));
+        break;
+      }
+      case fb::KernelTypes::IntList: {
+        const auto* items = v->val_as_IntList()->items();
+        total += array(items ? items->size() : 0, sizeof(EValue*) + sizeof(int64_t)) + kPad;
+        break;
+      }
+      case fb::KernelTypes::TensorList: {
+        const auto* items = v->val_as_TensorList()->items();
+        total += array(items ? items->size() : 0, sizeof(Tensor*));
+        break;
+      }
+      case fb::KernelTypes::OptionalTensorList: {
+        const auto* items = v->val_as_OptionalTensorList()->items();
+        total += array(items ? items->size() : 0, sizeof(Tensor*));
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  total += array(plan->inputs() ? plan->inputs()->size() : 0, sizeof(bool));
+  const auto* delegates = plan->delegates();
+  const size_t num_delegates = delegates ? delegates->size() : 0;
+  total += array(num_delegates, sizeof(Delegate));
+  for (size_t i = 0; i < num_delegates; ++i) {
+    const auto* specs = delegates->Get(static_cast<flatbuffers::uoffset_t>(i))->compile_specs();
+    total += array(specs ? specs->size() : 0, sizeof(CompileSpec));
+  }
+  const auto* operators = plan->operators();
+  const size_t num_operators = operators ? operators->size() : 0;
+  total += array(num_operators, sizeof(const char*)) + num_operators * (kMaxOperatorNameLength + kPad);
+  const auto* chains = plan->chains();
+  if (chains != nullptr && chains->size() > 0 && chains->Get(0)->instructions() != nullptr) {
+    const auto* instructions = chains->Get(0)->instructions();
+    total += array(instructions->size(), sizeof(Instr));
+    for (const auto* instruction : *instructions) {
+      const flatbuffers::Vector<int32_t>* args = nullptr;
+      if (const auto* call = instruction->instr_args_as_KernelCall()) args = call->args();
+      if (const auto* call = instruction->instr_args_as_DelegateCall()) args = call->args();
+      total += array(args ? args->size() : 0, sizeof(EValue*));
+    }
+  }
+  return total;
 }
 
 Error Method::init_values() {
@@ -368,12 +439,16 @@ Error Method::init_delegates() {
                                    ? Span<const uint8_t>(spec->value()->data(), spec->value()->size())
                                    : Span<const uint8_t>();
     }
+    BackendInitContext context(alloc, config_.thread_pool, config_.event_tracer, plan_name());
     Result<DelegateHandle*> handle =
-        backend->init(&processed, Span<const CompileSpec>(compile_specs, num_specs), alloc);
+        backend->init(context, &processed, Span<const CompileSpec>(compile_specs, num_specs));
     EMBER_CHECK_OR_RETURN(handle.ok(), handle.error(), "backend '%s' failed to init delegate %zu",
                           d->id()->c_str(), i);
     delegates_[i] = {backend, handle.get()};
     num_delegates_ = i + 1;
+    if (context.requested_temp_bytes() > required_temp_bytes_) {
+      required_temp_bytes_ = context.requested_temp_bytes();
+    }
   }
   return Error::Ok;
 }
@@ -588,6 +663,18 @@ Error Method::set_input(size_t index, const EValue& value) {
   return Error::Ok;
 }
 
+const char* Method::plan_name() const {
+  return plan_->name() != nullptr ? plan_->name()->c_str() : "";
+}
+
+size_t Method::delegate_owned_bytes() const {
+  size_t total = 0;
+  for (size_t i = 0; i < num_delegates_; ++i) {
+    total += delegates_[i].backend->owned_bytes(delegates_[i].handle);
+  }
+  return total;
+}
+
 const char* Method::instruction_name(size_t index) const {
   return index < num_instructions_ ? instructions_[index].name : "";
 }
@@ -599,20 +686,27 @@ Error Method::execute() {
       return Error::InvalidState;
     }
   }
-  KernelContext context(memory_manager_->temp_allocator);
+  MemoryAllocator* temp = memory_manager_->temp_allocator;
+  if (required_temp_bytes_ > 0 && (temp == nullptr || temp->capacity() < required_temp_bytes_)) {
+    set_error("the method's delegates need %zu bytes of temp memory; the memory manager gives "
+              "%zu", required_temp_bytes_, temp != nullptr ? temp->capacity() : size_t{0});
+    return Error::InvalidState;
+  }
+  KernelContext context(temp, config_.thread_pool, &random_state_);
+  EventTracer* const event_tracer = config_.event_tracer;
   size_t pc = 0;
   while (pc < num_instructions_) {
     const Instr& instr = instructions_[pc];
-    if (event_tracer_ != nullptr) {
-      event_tracer_->begin_instruction(pc);
+    if (event_tracer != nullptr) {
+      event_tracer->begin_instruction(pc);
     }
     size_t next = pc + 1;
     switch (instr.kind) {
       case InstrKind::Kernel:
         copy_into_twins(instr.shims);
         instr.kernel->fn(context, instr.args);
-        if (memory_manager_->temp_allocator != nullptr) {
-          memory_manager_->temp_allocator->reset();
+        if (temp != nullptr) {
+          temp->reset();
         }
         if (context.failed()) {
           set_error("instruction %zu (%s) failed: %s", pc, instr.name, context.message());
@@ -626,7 +720,12 @@ Error Method::execute() {
         break;
       case InstrKind::Delegate: {
         const Delegate& d = delegates_[instr.delegate];
-        const Error err = d.backend->execute(d.handle, instr.args);
+        BackendExecutionContext delegate_context(temp, config_.thread_pool, event_tracer,
+                                                 plan_name());
+        const Error err = d.backend->execute(delegate_context, d.handle, instr.args);
+        if (temp != nullptr) {
+          temp->reset();
+        }
         if (err != Error::Ok) {
           set_error("instruction %zu (delegate %s) failed: %s", pc, instr.name, error_name(err));
           return err;
@@ -656,8 +755,8 @@ Error Method::execute() {
       case InstrKind::Free:
         break;  // every tensor is planned; nothing to release
     }
-    if (event_tracer_ != nullptr) {
-      event_tracer_->end_instruction(pc, instr.args);
+    if (event_tracer != nullptr) {
+      event_tracer->end_instruction(pc, instr.args);
     }
     pc = next;
   }

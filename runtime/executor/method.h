@@ -9,9 +9,11 @@
 #include "runtime/core/evalue.h"
 #include "runtime/core/result.h"
 #include "runtime/core/span.h"
+#include "runtime/core/thread_pool.h"
 #include "runtime/executor/event_tracer.h"
 #include "runtime/executor/layout_shim.h"
 #include "runtime/executor/memory_manager.h"
+#include "runtime/kernel/kernel_context.h"
 #include "runtime/kernel/kernel_registry.h"
 
 namespace ember {
@@ -22,6 +24,16 @@ struct ExecutionPlan;
 
 class Program;
 class BackendInterface;
+
+// What a method runs with besides its memory: all optional.
+struct MethodConfig {
+  // Kernels and backends parallelise over this pool; null runs serially.
+  ThreadPool* thread_pool = nullptr;
+  // Receives per-instruction events; backends see it from init on.
+  EventTracer* event_tracer = nullptr;
+  // Start of the method's random stream (rand, randn, randperm, dropout).
+  uint64_t random_seed = KernelContext::kDefaultRandomSeed;
+};
 
 class Method final {
  public:
@@ -50,7 +62,14 @@ class Method final {
   // Why the last set_input or execute failed, in one line.
   const char* last_error() const { return last_error_; }
 
-  void set_event_tracer(EventTracer* tracer) { event_tracer_ = tracer; }
+  void set_event_tracer(EventTracer* tracer) { config_.event_tracer = tracer; }
+  ThreadPool* thread_pool() const { return config_.thread_pool; }
+  // Scratch bytes the method's delegates asked for at init: the temp
+  // allocator in the memory manager must have at least this much.
+  size_t required_temp_bytes() const { return required_temp_bytes_; }
+  // Bytes the delegates hold outside the method allocator (packed weights...).
+  size_t delegate_owned_bytes() const;
+  size_t num_delegates() const { return num_delegates_; }
   size_t num_instructions() const { return num_instructions_; }
   // "aten::add.out" for kernel calls, the backend id for delegate calls, or
   // the instruction kind.
@@ -77,10 +96,19 @@ class Method final {
     void* handle;
   };
 
-  Method(const Program* program, const fb::ExecutionPlan* plan, MemoryManager* memory_manager)
-      : program_(program), plan_(plan), memory_manager_(memory_manager) {}
+  Method(const Program* program, const fb::ExecutionPlan* plan, MemoryManager* memory_manager,
+         const MethodConfig& config)
+      : program_(program),
+        plan_(plan),
+        memory_manager_(memory_manager),
+        config_(config),
+        random_state_(config.random_seed) {}
   static Result<Method> init(const Program* program, const fb::ExecutionPlan* plan,
-                             MemoryManager* memory_manager);
+                             MemoryManager* memory_manager, const MethodConfig& config);
+  // An upper bound of what init takes from the method allocator for the
+  // method's own tables (not layout twins or what backends take).
+  static size_t table_bytes(const fb::ExecutionPlan* plan);
+  friend class MethodMeta;
   Error init_values();
   Error init_tensor(size_t index, const void* flat_tensor);
   Error init_lists();
@@ -89,12 +117,15 @@ class Method final {
   // Whether value `index` is a tensor whose data is a constant of the program.
   bool is_constant_tensor(size_t index) const;
   Error check_io();
+  const char* plan_name() const;
   void set_error(const char* format, ...) __attribute__((format(printf, 2, 3)));
 
   const Program* program_;
   const fb::ExecutionPlan* plan_;
   MemoryManager* memory_manager_;
-  EventTracer* event_tracer_ = nullptr;
+  MethodConfig config_;
+  uint64_t random_state_;
+  size_t required_temp_bytes_ = 0;
 
   EValue* values_ = nullptr;
   size_t num_values_ = 0;

@@ -157,9 +157,14 @@ Result<MethodMeta> Program::method_meta(const char* name) const {
   return MethodMeta(plan);
 }
 
-Result<Method> Program::load_method(const char* name, MemoryManager* memory_manager) const {
+Result<Method> Program::load_method(const char* name, MemoryManager* memory_manager,
+                                    const MethodConfig& config) const {
   EMBER_ASSIGN_OR_RETURN(const fb::ExecutionPlan* plan, find_plan(name));
-  return Method::init(this, plan, memory_manager);
+  return Method::init(this, plan, memory_manager, config);
+}
+
+Result<Method> Program::load_method(const char* name, MemoryManager* memory_manager) const {
+  return load_method(name, memory_manager, MethodConfig{});
 }
 
 Result<const void*> Program::constant_data(uint32_t index, size_t nbytes) const {
@@ -210,6 +215,8 @@ size_t MethodMeta::planned_buffer_size(size_t index) const {
   const int64_t size = plan_->non_const_buffer_sizes()->Get(index + 1);
   return size < 0 ? 0 : static_cast<size_t>(size);
 }
+
+size_t MethodMeta::method_table_bytes() const { return Method::table_bytes(plan_); }
 
 Result<MethodMeta::TensorInfo> MethodMeta::tensor_info(int32_t value_index) const {
   const auto* values = plan_->values();

@@ -20,6 +20,7 @@ struct ExecutionPlan;
 }  // namespace fb
 
 class Method;
+struct MethodConfig;
 
 // What a caller needs to know about a method before loading it: its inputs and
 // outputs and the planned memory it needs.
@@ -38,6 +39,10 @@ class MethodMeta final {
   Result<TensorInfo> output_tensor_info(size_t index) const;
   size_t num_planned_buffers() const;
   size_t planned_buffer_size(size_t index) const;
+  // An upper bound of the method allocator bytes load_method needs for the
+  // method's tables. Layout twins (tensors in another dim order that a
+  // kernel reads row-major) and what backends keep come on top.
+  size_t method_table_bytes() const;
 
  private:
   friend class Program;
@@ -65,7 +70,10 @@ class Program final {
   Result<const char*> method_name(size_t index) const;
   Result<MethodMeta> method_meta(const char* name) const;
   // Creates a method; all its memory comes from `memory_manager`, which must
-  // outlive it.
+  // outlive it, as must the thread pool and tracer in `config`. Methods
+  // loaded from one program are independent: each may run on its own thread.
+  Result<Method> load_method(const char* name, MemoryManager* memory_manager,
+                             const MethodConfig& config) const;
   Result<Method> load_method(const char* name, MemoryManager* memory_manager) const;
 
   // Constant data of a tensor: `nbytes` bytes of constant buffer `index`.

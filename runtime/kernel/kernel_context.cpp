@@ -22,4 +22,12 @@ void* KernelContext::allocate_temp(size_t size, size_t alignment) {
   return temp_allocator_ ? temp_allocator_->allocate(size, alignment) : nullptr;
 }
 
+uint64_t KernelContext::next_random() {
+  uint64_t& state = random_state_ != nullptr ? *random_state_ : own_random_state_;
+  uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
 }  // namespace ember

@@ -29,15 +29,15 @@ EMBER_REGISTER_KERNEL("test::add_one.out", add_one_out, dtype_bit(ScalarType::Fl
 class TestBackend final : public BackendInterface {
  public:
   bool is_available() const override { return true; }
-  Result<DelegateHandle*> init(FreeableBuffer* processed, Span<const CompileSpec>,
-                               MemoryAllocator*) const override {
+  Result<DelegateHandle*> init(BackendInitContext&, FreeableBuffer* processed,
+                               Span<const CompileSpec>) const override {
     if (processed->size() != 4 || std::memcmp(processed->data(), "add1", 4) != 0) {
       return Error::DelegateInvalidCompatibility;
     }
     ++inits;
     return static_cast<DelegateHandle*>(const_cast<TestBackend*>(this));
   }
-  Error execute(DelegateHandle*, Span<EValue*> args) const override {
+  Error execute(BackendExecutionContext&, DelegateHandle*, Span<EValue*> args) const override {
     const Tensor& in = args[0]->to_tensor();
     Tensor& out = args[1]->to_tensor();
     for (int64_t i = 0; i < in.numel(); ++i) {

@@ -1,0 +1,106 @@
+#include "extension/threadpool/worker_pool.h"
+
+#include <sched.h>
+
+namespace ember {
+namespace {
+
+// About 50 µs of polling before a worker sleeps: long enough to catch the
+// next operator's job, short enough that two vCPUs are not starved by a
+// spinning idle thread (cpu-kernels.md, threading).
+constexpr int kSpinIterations = 20000;
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+}  // namespace
+
+size_t WorkerPool::available_cores() {
+#if defined(__linux__)
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+    const int count = CPU_COUNT(&set);
+    if (count > 0) return static_cast<size_t>(count);
+  }
+#endif
+  const unsigned hw = std::thread::hardware_concurrency();
+  return hw > 0 ? hw : 1;
+}
+
+WorkerPool::WorkerPool(size_t num_threads) {
+  if (num_threads == 0) num_threads = available_cores();
+  workers_.reserve(num_threads - 1);
+  for (size_t i = 0; i + 1 < num_threads; ++i) {
+    workers_.emplace_back([this, i] { worker_loop(i); });
+  }
+}
+
+WorkerPool::~WorkerPool() {
+  {
+    std::lock_guard<std::mutex> lock(wake_mutex_);
+    stopping_ = true;
+    generation_.fetch_add(1, std::memory_order_release);
+  }
+  wake_.notify_all();
+  for (std::thread& t : workers_) t.join();
+}
+
+void WorkerPool::run_tasks() {
+  const FunctionRef<void(size_t)>& task = *task_;
+  for (size_t i = next_task_.fetch_add(1, std::memory_order_relaxed); i < num_tasks_;
+       i = next_task_.fetch_add(1, std::memory_order_relaxed)) {
+    task(i);
+  }
+}
+
+void WorkerPool::run(size_t num_tasks, FunctionRef<void(size_t task)> task) {
+  if (num_tasks == 0) return;
+  std::unique_lock<std::mutex> busy(run_mutex_, std::try_to_lock);
+  if (workers_.empty() || num_tasks == 1 || !busy.owns_lock()) {
+    for (size_t i = 0; i < num_tasks; ++i) task(i);
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(wake_mutex_);
+    task_ = &task;
+    num_tasks_ = num_tasks;
+    next_task_.store(0, std::memory_order_relaxed);
+    busy_workers_.store(workers_.size(), std::memory_order_relaxed);
+    generation_.fetch_add(1, std::memory_order_release);
+  }
+  wake_.notify_all();
+  run_tasks();
+  // Every worker checks in once it has seen this generation and run out of
+  // tasks, so the job (on this stack) is not touched after we return.
+  while (busy_workers_.load(std::memory_order_acquire) != 0) cpu_relax();
+}
+
+void WorkerPool::worker_loop(size_t) {
+  uint64_t seen = 0;
+  for (;;) {
+    uint64_t now = generation_.load(std::memory_order_acquire);
+    for (int spin = 0; now == seen && spin < kSpinIterations; ++spin) {
+      cpu_relax();
+      now = generation_.load(std::memory_order_acquire);
+    }
+    if (now == seen) {
+      std::unique_lock<std::mutex> lock(wake_mutex_);
+      wake_.wait(lock, [&] { return generation_.load(std::memory_order_acquire) != seen; });
+      now = generation_.load(std::memory_order_acquire);
+    }
+    seen = now;
+    {
+      std::lock_guard<std::mutex> lock(wake_mutex_);
+      if (stopping_) return;
+    }
+    run_tasks();
+    busy_workers_.fetch_sub(1, std::memory_order_acq_rel);
+  }
+}
+
+}  // namespace ember

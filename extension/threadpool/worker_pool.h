@@ -1,0 +1,53 @@
+// WorkerPool: Ember's ThreadPool. N-1 worker threads plus the calling thread
+// share each run(); workers spin briefly for the next job (runs come in quick
+// succession while a model executes) and then sleep, so an idle pool costs
+// no CPU. run() never allocates. Owned by the application or by Module.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "runtime/core/thread_pool.h"
+
+namespace ember {
+
+class WorkerPool final : public ThreadPool {
+ public:
+  // `num_threads` counts the calling thread; 0 means one per available core.
+  explicit WorkerPool(size_t num_threads = 0);
+  ~WorkerPool() override;
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  size_t num_threads() const override { return workers_.size() + 1; }
+  void run(size_t num_tasks, FunctionRef<void(size_t task)> task) override;
+
+  // Cores this process may run on (its affinity mask), at least 1.
+  static size_t available_cores();
+
+ private:
+  void worker_loop(size_t worker);
+  void run_tasks();
+
+  std::vector<std::thread> workers_;
+  // One caller at a time; a second caller runs its tasks inline.
+  std::mutex run_mutex_;
+
+  // The current job. `generation_` changes when a job is posted; workers
+  // compare it to the last one they saw.
+  std::mutex wake_mutex_;
+  std::condition_variable wake_;
+  std::atomic<uint64_t> generation_{0};
+  bool stopping_ = false;  // guarded by wake_mutex_
+  const FunctionRef<void(size_t)>* task_ = nullptr;
+  size_t num_tasks_ = 0;
+  std::atomic<size_t> next_task_{0};
+  std::atomic<size_t> busy_workers_{0};
+};
+
+}  // namespace ember
