@@ -12,7 +12,7 @@ Sources:
     is set: {"results": {spec: {dtype: "pass"|"fail"}}, "kernels": {spec: [kernel]}}.
 
 A core op is *supported* when the runtime registers a kernel under the name of
-its out-variant (ember.compiler.out_variants). Its tested dtypes come from the
+its out-variant (ember.passes.out_variants). Its tested dtypes come from the
 test specs whose exported programs call that kernel: a dtype passes when at
 least one such spec passes in it, and fails when such specs ran in it and none
 passed (the failure may come from another op in the same spec; see the per-spec
@@ -57,7 +57,7 @@ def core_aten_ops() -> list[torch._ops.OpOverload]:
 def kernel_for(op, registered: set[str]) -> str | None:
     """The out-variant's kernel name; for ops without one (sym_size, ...), the op's own name
     when the runtime registers it (prim ops that return scalars)."""
-    from ember.compiler.out_variants import kernel_name, out_variant
+    from ember.passes.out_variants import kernel_name, out_variant
 
     out = out_variant(op)
     if out is not None:

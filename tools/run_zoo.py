@@ -74,7 +74,7 @@ def run_model(name: str, workdir: str) -> dict:
     """Exports, runs and compares one zoo model; never raises."""
     import ember
     import torch
-    from ember.compiler.graph_lowering import ExportError
+    from ember import ExportError
 
     from examples import zoo
 

@@ -4,8 +4,8 @@ import random
 
 import ember
 import torch
-from ember.compiler import memory_planning
-from ember.compiler.memory_planning import Lifetime
+from ember.passes import memory_planning
+from ember.passes.memory_planning import Lifetime
 
 from examples import models
 

@@ -165,7 +165,7 @@ def run_case(name, dtype, case, tmp_path):
 
 
 def _hinted_kernels(name):
-    from ember.compiler.out_variants import kernel_name, out_variant
+    from ember.passes.out_variants import kernel_name, out_variant
 
     kernels = []
     for hint in SPECS_BY_NAME[name].aten:

@@ -16,6 +16,7 @@ import struct
 
 import flatbuffers
 
+from ember.fb.DataLocation import DataLocation
 from ember.fb.DataSegment import DataSegmentT
 from ember.fb.Program import ProgramT
 from ember.fb.SubsegmentOffsets import SubsegmentOffsetsT
@@ -43,8 +44,12 @@ def _constant_segment(constants: list[bytes]) -> tuple[bytes, list[int]]:
     return bytes(data), offsets
 
 
-def serialize_program(program: ProgramT, constants: list[bytes]) -> bytes:
-    """The bytes of a .pte file for `program`, with `constants` in a segment."""
+def serialize_program(program: ProgramT, constants: list[bytes],
+                      delegate_blobs: list[bytes] = ()) -> bytes:
+    """The bytes of a .pte file for `program`: `constants` in the first
+    segment, then one segment per delegate blob. BackendDelegates refer to
+    their blob by its index in `delegate_blobs`; here that becomes the index
+    of its segment. Identical blobs share a segment, as ExecuTorch writes them."""
     program.version = SCHEMA_VERSION
     segments: list[bytes] = []
     if len(constants) > 1:
@@ -59,6 +64,16 @@ def serialize_program(program: ProgramT, constants: list[bytes]) -> bytes:
         empty.segmentIndex = 0
         empty.offsets = [0]
         program.constantSegment = empty
+
+    blob_segment: dict[bytes, int] = {}
+    for blob in delegate_blobs:
+        if blob not in blob_segment:
+            blob_segment[blob] = len(segments)
+            segments.append(blob)
+    for plan in program.executionPlan or []:
+        for delegate in plan.delegates or []:
+            if delegate.processed.location == DataLocation.SEGMENT:
+                delegate.processed.index = blob_segment[delegate_blobs[delegate.processed.index]]
 
     # Segment offsets are relative to the segment base, so they are known
     # before the flatbuffer is built.

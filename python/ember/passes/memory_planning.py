@@ -1,4 +1,4 @@
-"""Ahead-of-time activation memory planning.
+"""Ahead-of-time activation memory planning, the pass after emission.
 
 Every non-constant tensor gets a byte offset in one arena, chosen from its
 lifetime (the instructions between its definition and its last use) so that
@@ -10,6 +10,9 @@ whole lifetime (the "greedy by size" heuristic of TFLite's arena planner).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
+
+from ember.fb.AllocationDetails import AllocationDetailsT
 
 ALIGNMENT = 16  # bytes; matches ExecuTorch's MemoryPlanningPass default
 
@@ -67,3 +70,34 @@ def plan(tensors: list[Lifetime]) -> MemoryPlan:
         offsets={t.key: t.offset for t in placed},
         total_tensor_bytes=sum(_align(max(t.nbytes, 1)) for t in tensors),
     )
+
+
+def plan_memory(emitted: Any) -> Any:
+    """The planning pass: gives every planned tensor of an EmittedProgram its
+    offset in arena 1 and records the arena's size in the execution plan.
+
+    Lifetimes come from the emitter, in instruction indices; two facts of
+    control flow stretch them first:
+    - a loop reads again, on every iteration, what was alive when it began,
+      so such values live to the loop's last instruction;
+    - a moved-into value aliases its source's memory, so the source must stay
+      alive as long as the value it was moved into is used.
+    """
+    lifetimes = emitted.lifetimes
+    for head, last in emitted.loops:  # inner loops first, as the emitter closed them
+        for lifetime in lifetimes.values():
+            if lifetime.start < head <= lifetime.end:
+                lifetime.end = max(lifetime.end, last)
+    for source, target in reversed(emitted.moves):  # outer conds first
+        if source in lifetimes and target in lifetimes:
+            lifetimes[source].end = max(lifetimes[source].end, lifetimes[target].end)
+    memory = plan(list(lifetimes.values()))
+    for value_id, offset in memory.offsets.items():
+        details = AllocationDetailsT()
+        details.memoryId = 1
+        details.memoryOffsetLow = offset & 0xFFFFFFFF
+        details.memoryOffsetHigh = offset >> 32
+        emitted.tensors[value_id].allocationInfo = details
+    emitted.plan.nonConstBufferSizes = [0, memory.arena_size]
+    emitted.memory_plan = memory
+    return emitted

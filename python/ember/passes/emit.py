@@ -1,5 +1,8 @@
-"""Turns a core-ATen graph into an Ember program: a value table, a list of
-kernel calls on out-variants, planned memory and constant data.
+"""Emission: the last graph pass. Walks the out-variant graph and writes an
+Ember program: a value table, one instruction per kernel call, delegate call,
+move or jump, and the constant data. It decides nothing about memory: every
+planned tensor's lifetime (the instructions between its definition and its
+last use) is recorded for the memory planner, which runs next.
 
 The program objects are the flatbuffer object API generated from
 schema/program.fbs (package ember.fb); serialization is in ember.serialize.
@@ -9,8 +12,6 @@ from __future__ import annotations
 
 import math
 import operator
-import os
-import re
 import warnings
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,15 +21,15 @@ import torch
 from torch.fx import Node
 from torch.utils._sympy.value_ranges import bound_sympy
 
-from ember.compiler import memory_planning
-from ember.compiler.graph_lowering import ExportError
-from ember.compiler.out_variants import kernel_name, out_variant
-from ember.compiler.scalar_types import LAYOUT, MEMORY_FORMAT, SCALAR_TYPE, scalar_type
-from ember.fb.AllocationDetails import AllocationDetailsT
+from ember.fb.BackendDelegate import BackendDelegateT
+from ember.fb.BackendDelegateDataReference import BackendDelegateDataReferenceT
 from ember.fb.Bool import BoolT
 from ember.fb.BoolList import BoolListT
 from ember.fb.Chain import ChainT
+from ember.fb.CompileSpec import CompileSpecT
 from ember.fb.ContainerMetadata import ContainerMetadataT
+from ember.fb.DataLocation import DataLocation
+from ember.fb.DelegateCall import DelegateCallT
 from ember.fb.Double import DoubleT
 from ember.fb.DoubleList import DoubleListT
 from ember.fb.EValue import EValueT
@@ -50,19 +51,12 @@ from ember.fb.String import StringT
 from ember.fb.Tensor import TensorT
 from ember.fb.TensorList import TensorListT
 from ember.fb.TensorShapeDynamism import TensorShapeDynamism
-
-# Graph nodes that only assert facts torch.export already proved.
-# Ops that only choose a tensor's memory layout. Ember plans activations
-# row-major, so each is a plain copy.
-_LAYOUT_COPIES = {torch.ops.prims.copy_strided.default}
-
-_NO_OP_TARGETS = {
-    torch.ops.aten._assert_scalar.default,
-    torch.ops.aten.sym_constrain_range_for_size.default,
-    torch.ops.aten.sym_constrain_range.default,
-    torch.ops.aten._assert_tensor_metadata.default,
-    torch.ops.aten._assert_async.msg,
-}
+from ember.passes.delegation import delegate_of, is_delegate_call
+from ember.passes.dim_order import KERNEL_NAMES, dim_order_of
+from ember.passes.graph import ExportError, ProgramGraph, user_frame
+from ember.passes.memory_planning import Lifetime, MemoryPlan
+from ember.passes.out_variants import alloc, alloc_list, is_kernel_call, kernel_name
+from ember.passes.scalar_types import LAYOUT, MEMORY_FORMAT, SCALAR_TYPE, scalar_type
 
 # Python operators on symbolic ints, as the runtime's primitive ops (the
 # names ExecuTorch uses, so files stay interchangeable).
@@ -86,8 +80,6 @@ _SYM_OPS = {
     math.ceil: "executorch_prim::ceil.Scalar",
     math.trunc: "executorch_prim::trunc.Scalar",
     round: "executorch_prim::round.Scalar",
-}
-_SYM_SIZE_OPS = {
     torch.ops.aten.sym_size.int: "aten::sym_size.int",
     torch.ops.aten.sym_numel.default: "aten::sym_numel",
 }
@@ -107,28 +99,22 @@ class InstructionInfo:
 
 @dataclass
 class EmittedProgram:
+    """One method, emitted: the execution plan and what the planner and the
+    serializer need beside it."""
+
     plan: ExecutionPlanT
     constants: list[bytes]  # index 0 is reserved and empty
-    memory_plan: memory_planning.MemoryPlan
+    delegate_blobs: list[bytes]  # BackendDelegate k refers to blob k
+    tensors: dict[int, TensorT]  # value id -> tensor, for the planner
+    lifetimes: dict[int, Lifetime]  # planned value id -> instructions it is alive for
+    moves: list[tuple[int, int]]  # (source, target) value ids of MoveCalls, in order
+    loops: list[tuple[int, int]]  # (head, last) instruction of each loop, inner loops first
     instructions: list[InstructionInfo] = field(default_factory=list)
-
-
-_TORCH_DIR = os.path.dirname(torch.__file__)
-
-
-def _last_frame(stack_trace: str | None) -> tuple[str, int, str, str]:
-    """(file, line, function, source text) of the innermost frame in the
-    user's code, skipping torch's own modules (nn.Linear.forward, ...)."""
-    frames = re.findall(r'File "([^"]+)", line (\d+), in (\S+)\n\s*(.*)', stack_trace or "")
-    user_frames = [f for f in frames if not f[0].startswith(_TORCH_DIR)]
-    if not user_frames:
-        return "", 0, "", ""
-    filename, lineno, name, source = user_frames[-1]
-    return filename, int(lineno), name, source.strip()
+    memory_plan: MemoryPlan | None = None
 
 
 class _Emitter:
-    def __init__(self, program: torch.export.ExportedProgram):
+    def __init__(self, program: ProgramGraph):
         self.program = program
         self.values: list[EValueT] = []
         self.node_values: dict[Node, Any] = {}
@@ -138,11 +124,15 @@ class _Emitter:
         self.operators: list[OperatorT] = []
         self.operator_index: dict[str, int] = {}
         self.constants: list[bytes] = [b""]
-        self.planned: dict[int, memory_planning.Lifetime] = {}  # value id -> lifetime
-        self.tensor_values: dict[int, TensorT] = {}
+        self.constant_nodes: dict[Node, torch.Tensor] = {}  # stored when first used
+        self.delegates: list[BackendDelegateT] = []
+        self.delegate_blobs: list[bytes] = []
+        self.lifetimes: dict[int, Lifetime] = {}
+        self.tensors: dict[int, TensorT] = {}
         self.null_value: int | None = None
-        self.folded: dict[Node, torch.Tensor] = {}  # nodes computed at export time
-        self.moves: list[tuple[int, int]] = []  # (source, target) of MoveCalls
+        self.list_values: dict[Node, int] = {}  # Tensor[] outs: alloc_list node -> its list value
+        self.moves: list[tuple[int, int]] = []
+        self.loops: list[tuple[int, int]] = []
         self.ranges = dict(program.range_constraints)
 
     # --- values -------------------------------------------------------------
@@ -158,6 +148,11 @@ class _Emitter:
         payload = IntT()
         payload.intVal = int(v)
         return self._add_value(KernelTypes.Int, payload)
+
+    def _bool(self, v: bool) -> int:
+        payload = BoolT()
+        payload.boolVal = bool(v)
+        return self._add_value(KernelTypes.Bool, payload)
 
     def _null(self) -> int:
         if self.null_value is None:
@@ -178,24 +173,23 @@ class _Emitter:
             )
         return int(upper)
 
-    def _tensor_value(self, fake: torch.Tensor, what: str, planned: bool) -> int:
+    def _planned_tensor(self, fake: torch.Tensor, what: str, dim_order: list[int] | None = None) -> int:
+        """A tensor in planned memory, alive from the next instruction on."""
         tensor = TensorT()
         tensor.scalarType = scalar_type(fake.dtype)
         tensor.sizes = [self._upper_bound(s, what) for s in fake.shape]
-        # Activations are written row-major by the portable kernels.
-        tensor.dimOrder = list(range(fake.dim()))
+        # Kernels write row-major unless a dim-order op asks for another order.
+        tensor.dimOrder = list(dim_order) if dim_order is not None else list(range(fake.dim()))
         dynamic = any(not isinstance(s, int) for s in fake.shape)
         tensor.shapeDynamism = (
             TensorShapeDynamism.DYNAMIC_BOUND if dynamic else TensorShapeDynamism.STATIC
         )
         tensor.dataBufferIdx = 0
         value_id = self._add_value(KernelTypes.Tensor, tensor)
-        self.tensor_values[value_id] = tensor
-        if planned:
-            nbytes = math.prod(tensor.sizes) * fake.element_size()
-            self.planned[value_id] = memory_planning.Lifetime(
-                value_id, nbytes, len(self.instructions), len(self.instructions)
-            )
+        self.tensors[value_id] = tensor
+        nbytes = math.prod(tensor.sizes) * fake.element_size()
+        here = len(self.instructions)
+        self.lifetimes[value_id] = Lifetime(value_id, nbytes, here, here)
         return value_id
 
     def _constant_value(self, data: torch.Tensor) -> int:
@@ -210,23 +204,26 @@ class _Emitter:
         self.constants.append(raw)
         tensor.dataBufferIdx = len(self.constants) - 1
         value_id = self._add_value(KernelTypes.Tensor, tensor)
-        self.tensor_values[value_id] = tensor
+        self.tensors[value_id] = tensor
         return value_id
 
     def _use(self, value_id: int) -> None:
-        lifetime = self.planned.get(value_id)
+        lifetime = self.lifetimes.get(value_id)
         if lifetime is not None:
             lifetime.end = max(lifetime.end, len(self.instructions))
 
     # --- arguments ----------------------------------------------------------
 
-    def _node_value(self, node: Node) -> int:
-        if node not in self.node_values and node in self.folded:
-            # Constants are stored when first used, so folded-away ones vanish.
-            self.node_values[node] = self._constant_value(self.folded[node])
+    def _node_value(self, node: Node) -> Any:
+        if node not in self.node_values and node in self.constant_nodes:
+            # Constants are stored when first used, so unused ones vanish.
+            self.node_values[node] = self._constant_value(self.constant_nodes[node])
         if node not in self.node_values:
             raise ExportError(f"node {node.name} is used before it is defined")
-        value = self.node_values[node]
+        return self.node_values[node]
+
+    def _single(self, node: Node) -> int:
+        value = self._node_value(node)
         if isinstance(value, list):
             raise ExportError(f"node {node.name} is a list; expected a single value")
         return value
@@ -239,7 +236,7 @@ class _Emitter:
         if value is None:
             return self._null()
         if isinstance(value, Node):
-            value_id = self._node_value(value)
+            value_id = self._single(value)
             self._use(value_id)
             return value_id
         if isinstance(schema_type, torch._C.ListType):
@@ -252,9 +249,7 @@ class _Emitter:
                      else torch.int64 if isinstance(value, int) else torch.get_default_dtype())
             return self._constant_value(torch.tensor(value, dtype=dtype))
         if isinstance(value, bool):
-            payload = BoolT()
-            payload.boolVal = value
-            return self._add_value(KernelTypes.Bool, payload)
+            return self._bool(value)
         if isinstance(value, torch.dtype):
             return self._int(scalar_type(value))
         if isinstance(value, torch.memory_format):
@@ -292,8 +287,7 @@ class _Emitter:
             payload = IntListT()
             # Items are value indices, so symbolic sizes can flow in.
             payload.items = [
-                self._node_value(item) if isinstance(item, Node) else self._int(item)
-                for item in items
+                self._single(item) if isinstance(item, Node) else self._int(item) for item in items
             ]
             return self._add_value(KernelTypes.IntList, payload)
         if isinstance(element, torch._C.FloatType):
@@ -320,13 +314,13 @@ class _Emitter:
         call = KernelCallT()
         call.opIndex = self._operator(name)
         call.args = args
-        instruction = InstructionT()
-        instruction.instrArgsType = InstructionArguments.KernelCall
-        instruction.instrArgs = call
-        self._append(node, instruction, name)
+        self._append(node, InstructionArguments.KernelCall, call, name)
 
-    def _append(self, node: Node, instruction: InstructionT, name: str) -> None:
-        filename, lineno, _, source = _last_frame(node.meta.get("stack_trace"))
+    def _append(self, node: Node, kind: int, payload: Any, name: str) -> InstructionT:
+        instruction = InstructionT()
+        instruction.instrArgsType = kind
+        instruction.instrArgs = payload
+        filename, lineno, _, source = user_frame(node)
         frame = FrameT()
         frame.filename, frame.lineno, frame.name, frame.context = filename, lineno, node.name, source
         frames = FrameListT()
@@ -334,203 +328,182 @@ class _Emitter:
         self.instructions.append(instruction)
         self.frames.append(frames)
         self.infos.append(
-            InstructionInfo(len(self.infos), node.name, name, filename, lineno, source)
-        )
+            InstructionInfo(len(self.infos), node.name, name, filename, lineno, source))
+        return instruction
 
     def _emit_sym_op(self, node: Node, name: str) -> None:
         inputs = [
-            self._node_value(a) if isinstance(a, Node) else self._arg(a, torch._C.IntType.get(), node.name)
+            self._single(a) if isinstance(a, Node) else self._arg(a, torch._C.IntType.get(), node.name)
             for a in node.args
         ]
         out = self._int(0)
         self.node_values[node] = out
         self._kernel_call(node, name, [*inputs, out])
 
-    def _fold(self, node: Node) -> bool:
-        """Computes `node` now if it depends on constants only (e.g. a weight
-        transpose), so the program stores its result instead of recomputing
-        it on every run."""
-        inputs = [n for n in node.all_input_nodes]
-        if not inputs or any(n not in self.folded for n in inputs):
-            return False
-        if torch.Tag.nondeterministic_seeded in node.target.tags:
-            return False
-        args, kwargs = torch.fx.node.map_arg((node.args, node.kwargs), lambda n: self.folded[n])
-        with torch.no_grad():
-            result = node.target(*args, **kwargs)
-        if not isinstance(result, torch.Tensor):
-            return False
-        self.folded[node] = result
-        return True
+    def _emit_alloc(self, node: Node) -> None:
+        fake = node.meta["val"]
+        if node.target is alloc_list:
+            ids = [self._planned_tensor(f, node.name) for f in fake]
+            payload = TensorListT()
+            payload.items = ids
+            self.node_values[node] = ids
+            self.list_values[node] = self._add_value(KernelTypes.TensorList, payload)
+            return
+        users = [u for u in node.users if is_kernel_call(u)]
+        order = dim_order_of(users[0]) if users else None
+        self.node_values[node] = self._planned_tensor(fake, node.name, order)
 
-    def _emit_op(self, node: Node) -> None:
-        target = node.target
-        out_op = out_variant(target)
-        if out_op is None:
-            raise ExportError(
-                f"{node.name}: operator {target} has no out-variant, so Ember cannot run it "
-                f"(at {_last_frame(node.meta.get('stack_trace'))[0] or 'unknown location'})"
-            )
-        # Bind the node's arguments by name, as the functional schema orders them.
-        given: dict[str, Any] = dict(node.kwargs)
-        for schema_arg, value in zip(target._schema.arguments, node.args):
-            given[schema_arg.name] = value
-        what = f"{node.name} ({kernel_name(out_op)})"
+    def _emit_kernel(self, node: Node) -> None:
+        """An out-variant call: arguments in schema order, then the outs, then
+        the returns (the out again, or one list of all outs), as ExecuTorch
+        writes them."""
+        op = node.target
+        name = kernel_name(op)
+        name = KERNEL_NAMES.get(name, name)
+        what = f"{node.name} ({name})"
         args: list[int] = []
-        for schema_arg in out_op._schema.arguments:
-            if schema_arg.is_out:
-                continue
-            if schema_arg.name in given:
-                value = given[schema_arg.name]
+        outs: list[int] = []
+        for schema_arg in op._schema.arguments:
+            if schema_arg.name in node.kwargs:
+                value = node.kwargs[schema_arg.name]
             elif schema_arg.has_default_value():
                 value = schema_arg.default_value
             else:
                 raise ExportError(f"{what}: no value for argument '{schema_arg.name}'")
-            args.append(self._arg(value, schema_arg.type, what))
-
-        outs = [a for a in out_op._schema.arguments if a.is_out]
-        fake = node.meta["val"]
-        if len(outs) == 1 and isinstance(outs[0].type, torch._C.ListType):
-            # Tensor[] result (split_copy, unbind_copy): a list of outputs.
-            ids = [self._tensor_value(f, what, planned=True) for f in fake]
-            payload = TensorListT()
-            payload.items = ids
-            list_id = self._add_value(KernelTypes.TensorList, payload)
-            self.node_values[node] = ids
-            self._kernel_call(node, kernel_name(out_op), [*args, list_id, list_id])
-            return
-        fakes = list(fake) if isinstance(fake, (tuple, list)) else [fake]
-        if len(fakes) != len(outs):
-            raise ExportError(f"{what}: {len(fakes)} results but {len(outs)} out arguments")
-        out_ids = [self._tensor_value(f, what, planned=True) for f in fakes]
-        self.node_values[node] = out_ids if isinstance(fake, (tuple, list)) else out_ids[0]
-        # The returns follow the arguments, as ExecuTorch writes them: the out
-        # tensor again, or one list of all outs for a multi-output op.
-        if len(out_ids) == 1:
-            returns = out_ids
+            if schema_arg.is_out:
+                if value in self.list_values:  # a Tensor[] out: the list is the out and the return
+                    list_id = self.list_values[value]
+                    for item in self.node_values[value]:
+                        self._use(item)
+                    self._kernel_call(node, name, [*args, list_id, list_id])
+                    self.node_values[node] = self.node_values[value]
+                    return
+                out = self._single(value)
+                self._use(out)
+                outs.append(out)
+            else:
+                args.append(self._arg(value, schema_arg.type, what))
+        if len(outs) == 1:
+            returns = outs
+            self.node_values[node] = outs[0]
         else:
             payload = TensorListT()
-            payload.items = out_ids
+            payload.items = outs
             returns = [self._add_value(KernelTypes.TensorList, payload)]
-        self._kernel_call(node, kernel_name(out_op), [*args, *out_ids, *returns])
+            self.node_values[node] = outs
+        self._kernel_call(node, name, [*args, *outs, *returns])
+
+    def _emit_delegate(self, node: Node) -> None:
+        lowered = delegate_of(node)
+        inputs = [self._arg(a, torch._C.TensorType.get(), node.name) for a in node.args]
+        outputs = [self._planned_tensor(f, node.name) for f in node.meta["val"]]
+        for out in outputs:
+            self._use(out)
+        self.node_values[node] = outputs
+        reference = BackendDelegateDataReferenceT()
+        reference.location = DataLocation.SEGMENT
+        reference.index = len(self.delegate_blobs)  # the serializer maps blobs to segments
+        self.delegate_blobs.append(lowered.processed)
+        entry = BackendDelegateT()
+        entry.id = lowered.backend_id
+        entry.processed = reference
+        entry.compileSpecs = []
+        for key, value in lowered.compile_specs.items():
+            spec = CompileSpecT()
+            spec.key = key
+            spec.value = list(value)
+            entry.compileSpecs.append(spec)
+        self.delegates.append(entry)
+        call = DelegateCallT()
+        call.delegateIndex = len(self.delegates) - 1
+        call.args = [*inputs, *outputs]
+        self._append(node, InstructionArguments.DelegateCall, call, lowered.backend_id)
 
     # --- the graph ----------------------------------------------------------
 
     def emit(self) -> EmittedProgram:
         program = self.program
-        signature = program.graph_signature
-        if signature.buffers_to_mutate:
-            raise ExportError(
-                "the model mutates buffers ("
-                + ", ".join(signature.buffers_to_mutate.values())
-                + "); mutable state is not supported yet"
-            )
-        constants = {**program.state_dict, **program.constants}
         input_ids: list[int] = []
-        placeholders = [n for n in program.graph.nodes if n.op == "placeholder"]
-        for node, spec in zip(placeholders, signature.input_specs):
-            if spec.kind == torch.export.graph_signature.InputKind.USER_INPUT:
-                fake = node.meta.get("val")
-                if not isinstance(fake, torch.Tensor):
-                    raise ExportError(f"input {node.name}: only tensor inputs are supported, got {fake!r}")
-                value_id = self._tensor_value(fake, f"input {node.name}", planned=True)
-                self.planned[value_id].start = -1
-                input_ids.append(value_id)
-                self.node_values[node] = value_id
-            else:
-                if spec.target not in constants:
-                    raise ExportError(f"input {node.name}: no data for {spec.target}")
-                self.folded[node] = constants[spec.target]
+        for node in program.placeholders():
+            if program.is_constant(node):
+                self.constant_nodes[node] = program.constant(node)
+                continue
+            value_id = self._planned_tensor(node.meta["val"], f"input {node.name}")
+            self.lifetimes[value_id].start = -1
+            input_ids.append(value_id)
+            self.node_values[node] = value_id
 
         results = self._emit_graph(program.graph)
         output_ids = [self._output(result) for result in results]
-
         end = len(self.instructions)
         for value_id in output_ids:
-            if value_id in self.planned:
-                self.planned[value_id].end = end
-        self._extend_moved_lifetimes()
-        plan = memory_planning.plan(list(self.planned.values()))
-        for value_id, offset in plan.offsets.items():
-            details = AllocationDetailsT()
-            details.memoryId = 1
-            details.memoryOffsetLow = offset & 0xFFFFFFFF
-            details.memoryOffsetHigh = offset >> 32
-            self.tensor_values[value_id].allocationInfo = details
+            if value_id in self.lifetimes:
+                self.lifetimes[value_id].end = end
 
         chain = ChainT()
         chain.inputs = input_ids
         chain.outputs = output_ids
         chain.instructions = self.instructions
         chain.stacktrace = self.frames
-        execution_plan = ExecutionPlanT()
-        execution_plan.name = "forward"
+        plan = ExecutionPlanT()
+        plan.name = "forward"
         meta = ContainerMetadataT()
-        meta.encodedInpStr = _spec_string(program.call_spec.in_spec)
-        meta.encodedOutStr = _spec_string(program.call_spec.out_spec)
-        execution_plan.containerMetaType = meta
-        execution_plan.values = self.values
-        execution_plan.inputs = input_ids
-        execution_plan.outputs = output_ids
-        execution_plan.chains = [chain]
-        execution_plan.operators = self.operators
-        execution_plan.delegates = []
-        execution_plan.nonConstBufferSizes = [0, plan.arena_size]
-        return EmittedProgram(execution_plan, self.constants, plan, self.infos)
+        meta.encodedInpStr = _spec_string(program.in_spec)
+        meta.encodedOutStr = _spec_string(program.out_spec)
+        plan.containerMetaType = meta
+        plan.values = self.values
+        plan.inputs = input_ids
+        plan.outputs = output_ids
+        plan.chains = [chain]
+        plan.operators = self.operators
+        plan.delegates = self.delegates
+        plan.nonConstBufferSizes = [0]  # the memory planner fills in the arena
+        return EmittedProgram(plan, self.constants, self.delegate_blobs, self.tensors,
+                              self.lifetimes, self.moves, self.loops, self.infos)
 
     def _emit_graph(self, graph: torch.fx.Graph) -> list[Any]:
-        """Emits the call_function nodes of `graph`; returns its outputs."""
+        """Emits the nodes of `graph`; returns its outputs."""
         for node in graph.nodes:
+            if node.op == "output":  # a tuple, or one node (a while_loop's condition)
+                results = node.args[0]
+                return list(results) if isinstance(results, (tuple, list)) else [results]
+            if node.op == "call_module" and is_delegate_call(node):
+                self._emit_delegate(node)
+                continue
             if node.op != "call_function":
-                if node.op == "output":  # a tuple, or one node (a while_loop's condition)
-                    results = node.args[0]
-                    return list(results) if isinstance(results, (tuple, list)) else [results]
-                continue
+                continue  # placeholders are bound by the caller; get_attr names a subgraph
             target = node.target
-            if target in _NO_OP_TARGETS:
-                continue
             if target is operator.getitem:
                 source, index = node.args
                 self.node_values[node] = self.node_values[source][index]
-            elif target in _SYM_SIZE_OPS:
-                self._emit_sym_op(node, _SYM_SIZE_OPS[target])
+            elif target in (alloc, alloc_list):
+                self._emit_alloc(node)
             elif target in _SYM_OPS:
                 self._emit_sym_op(node, _SYM_OPS[target])
             elif target is torch.ops.higher_order.cond:
                 self._emit_cond(node)
             elif target is torch.ops.higher_order.while_loop:
                 self._emit_while_loop(node)
-            elif target in _LAYOUT_COPIES:
-                out = self._tensor_value(node.meta["val"], node.name, planned=True)
-                self._copy(node, self._arg(node.args[0], torch._C.TensorType.get(), node.name), out)
-                self.node_values[node] = out
-            elif isinstance(target, torch._ops.OpOverload):
-                if not self._fold(node):
-                    self._emit_op(node)
+            elif is_kernel_call(node):
+                self._emit_kernel(node)
             else:
                 raise ExportError(f"{node.name}: {target} is not supported yet")
         return []
 
     # --- control flow -------------------------------------------------------
 
-    def _jump_if_false(self, node: Node, condition: int) -> InstructionT:
+    def _jump_if_false(self, node: Node, condition: int) -> JumpFalseCallT:
         jump = JumpFalseCallT()
         jump.condValueIndex = condition
         jump.destinationInstruction = -1  # patched once the target is known
-        instruction = InstructionT()
-        instruction.instrArgsType = InstructionArguments.JumpFalseCall
-        instruction.instrArgs = jump
-        self._append(node, instruction, "jump_false")
-        return instruction
+        self._append(node, InstructionArguments.JumpFalseCall, jump, "jump_false")
+        return jump
 
     def _move(self, node: Node, source: int, target: int) -> None:
         move = MoveCallT()
         move.moveFrom = source
         move.moveTo = target
-        instruction = InstructionT()
-        instruction.instrArgsType = InstructionArguments.MoveCall
-        instruction.instrArgs = move
-        self._append(node, instruction, "move")
+        self._append(node, InstructionArguments.MoveCall, move, "move")
         self._use(source)
         self.moves.append((source, target))
 
@@ -540,25 +513,21 @@ class _Emitter:
         predicate, true_graph, false_graph, operands = node.args
         what = f"{node.name} (cond)"
         condition = self._arg(predicate, torch._C.BoolType.get(), what)
-        fakes = node.meta["val"]
         # Planned like any tensor (a file without data for a tensor is
         # rejected); after the branch runs, the move makes them alias its results.
-        outputs = [self._tensor_value(f, what, planned=True) for f in fakes]
+        outputs = [self._planned_tensor(f, what) for f in node.meta["val"]]
         self.node_values[node] = outputs
         skip_true = self._jump_if_false(node, condition)
         self._emit_branch(node, true_graph, operands, outputs)
-        payload = BoolT()
-        payload.boolVal = False
-        always = self._add_value(KernelTypes.Bool, payload)
-        skip_false = self._jump_if_false(node, always)
-        skip_true.instrArgs.destinationInstruction = len(self.instructions)
+        skip_false = self._jump_if_false(node, self._bool(False))
+        skip_true.destinationInstruction = len(self.instructions)
         self._emit_branch(node, false_graph, operands, outputs)
-        skip_false.instrArgs.destinationInstruction = len(self.instructions)
+        skip_false.destinationInstruction = len(self.instructions)
 
     def _emit_branch(self, node: Node, graph_node: Node, operands: Any, outputs: list[int]) -> None:
         results = self._emit_subgraph(graph_node, operands)
         for result, output in zip(results, outputs):
-            self._move(node, self._node_value(result), output)
+            self._move(node, self._single(result), output)
 
     def _emit_subgraph(self, graph_node: Node, operands: list[Any]) -> list[Any]:
         """Emits a control-flow subgraph with its placeholders bound to
@@ -570,10 +539,10 @@ class _Emitter:
         for placeholder, operand in zip(placeholders, operands):
             if isinstance(operand, int):
                 self.node_values[placeholder] = operand
-            elif operand in self.folded and operand not in self.node_values:
-                self.folded[placeholder] = self.folded[operand]
+            elif operand in self.constant_nodes and operand not in self.node_values:
+                self.constant_nodes[placeholder] = self.constant_nodes[operand]
             else:
-                self.node_values[placeholder] = self._node_value(operand)
+                self.node_values[placeholder] = self._single(operand)
         return self._emit_graph(module.graph)
 
     def _emit_while_loop(self, node: Node) -> None:
@@ -595,33 +564,28 @@ class _Emitter:
             fake = operand.meta.get("val") if isinstance(operand, Node) else operand
             if not isinstance(fake, torch.Tensor):
                 raise ExportError(f"{what}: carries {fake!r}; only tensors may be loop-carried")
-            carried.append(self._tensor_value(fake, what, planned=True))
+            carried.append(self._planned_tensor(fake, what))
             self._copy(node, self._arg(operand, torch._C.TensorType.get(), what), carried[-1])
         self.node_values[node] = carried
         head = len(self.instructions)
         (predicate,) = self._emit_subgraph(cond_graph, [*carried, *additional])
         exit_jump = self._jump_if_false(node, self._arg(predicate, torch._C.BoolType.get(), what))
-        results = [self._node_value(r) for r in self._emit_subgraph(body_graph, [*carried, *additional])]
+        results = [self._single(r) for r in self._emit_subgraph(body_graph, [*carried, *additional])]
         # A result that is itself carried (returned unchanged or swapped) goes
         # through a fresh tensor, so no copy reads a tensor an earlier one wrote.
         for i, result in enumerate(results):
             if result in carried and result != carried[i]:
-                staged = self._tensor_value(_meta_tensor_like(self.tensor_values[result]), what, True)
+                staged = self._planned_tensor(_meta_tensor_like(self.tensors[result]), what)
                 self._copy(node, result, staged)
                 results[i] = staged
         for result, target in zip(results, carried):
             if result != target:
                 self._copy(node, result, target)
-        payload = BoolT()
-        payload.boolVal = False
-        back = self._jump_if_false(node, self._add_value(KernelTypes.Bool, payload))
-        back.instrArgs.destinationInstruction = head
-        exit_jump.instrArgs.destinationInstruction = len(self.instructions)
+        back = self._jump_if_false(node, self._bool(False))
+        back.destinationInstruction = head
+        exit_jump.destinationInstruction = len(self.instructions)
         # Later iterations read again what was alive when the loop began.
-        last = len(self.instructions) - 1
-        for lifetime in self.planned.values():
-            if lifetime.start < head <= lifetime.end:
-                lifetime.end = max(lifetime.end, last)
+        self.loops.append((head, len(self.instructions) - 1))
 
     def _copy(self, node: Node, source: int, target: int) -> None:
         self._use(source)
@@ -629,29 +593,22 @@ class _Emitter:
         clone = torch.ops.aten.clone.out
         self._kernel_call(node, kernel_name(clone), [source, self._null(), target, target])
 
-    def _extend_moved_lifetimes(self) -> None:
-        """A moved-into value aliases its source's memory, so the source must
-        stay alive as long as the value it was moved into is used."""
-        for source, target in reversed(self.moves):  # outer conds first
-            if source in self.planned and target in self.planned:
-                lifetime = self.planned[source]
-                lifetime.end = max(lifetime.end, self.planned[target].end)
-
     def _output(self, result: Any) -> int:
         if not isinstance(result, Node):
             raise ExportError(f"output {result!r} is not a tensor; only tensor outputs are supported")
-        value_id = self._node_value(result)
-        if value_id in self.planned and self.planned[value_id].start >= 0:
+        value_id = self._single(result)
+        lifetime = self.lifetimes.get(value_id)
+        if lifetime is not None and lifetime.start >= 0:
             return value_id
         # An input or a constant returned as is: copy it into planned memory,
         # so that every output is the method's own.
-        tensor = self.tensor_values.get(value_id)
+        tensor = self.tensors.get(value_id)
         if tensor is None:
             raise ExportError(f"output {result.name} is not a tensor")
         fake = result.meta.get("val")
         if not isinstance(fake, torch.Tensor):
             fake = _meta_tensor_like(tensor)
-        out_id = self._tensor_value(fake, f"output {result.name}", planned=True)
+        out_id = self._planned_tensor(fake, f"output {result.name}")
         self._copy(result, value_id, out_id)
         return out_id
 
@@ -659,6 +616,8 @@ class _Emitter:
 def _spec_string(spec: Any) -> str:
     """The pytree spec as text; empty for containers pytree cannot name
     (torch.return_types), which only front ends rebuilding outputs need."""
+    if spec is None:
+        return ""
     with warnings.catch_warnings():  # torch deprecates a spec class it still emits
         warnings.simplefilter("ignore", FutureWarning)
         try:
@@ -672,5 +631,5 @@ def _meta_tensor_like(tensor: TensorT) -> torch.Tensor:
     return torch.empty(tensor.sizes, dtype=dtype, device="meta")
 
 
-def emit(program: torch.export.ExportedProgram) -> EmittedProgram:
+def emit(program: ProgramGraph) -> EmittedProgram:
     return _Emitter(program).emit()

@@ -1,8 +1,5 @@
-"""From a torch.export program to the core ATen graph that Ember emits.
-
-`torch.export` captures the model; PyTorch's own core-ATen decompositions
-lower it. Everything Ember does after that works on this graph.
-"""
+"""The first passes: capture a model with torch.export, decompose it to core
+ATen with PyTorch's own decompositions, and lift it into a ProgramGraph."""
 
 from __future__ import annotations
 
@@ -13,17 +10,15 @@ from typing import Any
 
 import torch
 
-
-class ExportError(ValueError):
-    """The model cannot be exported to a .pte; the message says why."""
+from ember.passes.graph import ExportError, ProgramGraph
 
 
 def capture(
     model: torch.nn.Module,
-    example_inputs: Sequence[Any],
+    example_inputs: Sequence[Any] | torch.Tensor,
     dynamic_shapes: Mapping[str, Any] | Sequence[Any] | None = None,
 ) -> torch.export.ExportedProgram:
-    """Captures `model` with torch.export and decomposes it to core ATen."""
+    """Captures `model` (in eval mode, without gradients) with torch.export."""
     if not isinstance(model, torch.nn.Module):
         raise ExportError(f"expected a torch.nn.Module, got {type(model).__name__}")
     if isinstance(example_inputs, torch.Tensor):
@@ -31,17 +26,52 @@ def capture(
     model = model.eval()
     try:
         with torch.no_grad():
-            program = torch.export.export(model, tuple(example_inputs), dynamic_shapes=dynamic_shapes)
+            return torch.export.export(model, tuple(example_inputs), dynamic_shapes=dynamic_shapes)
     except Exception as error:  # torch raises many types; all mean "cannot capture"
-        raise ExportError(f"torch.export could not capture the model: {_first_line(error)}") from error
+        raise ExportError(f"torch.export could not capture the model: {first_line(error)}") from error
+
+
+def decompose(program: torch.export.ExportedProgram) -> torch.export.ExportedProgram:
+    """Lowers to core ATen with PyTorch's decompositions (and Ember's attention)."""
     try:
         with warnings.catch_warnings():  # torch 2.13 warns about its own pytree specs here
             warnings.simplefilter("ignore", FutureWarning)
             return program.run_decompositions(_decompositions())
     except Exception as error:  # a failure inside PyTorch's own decompositions
         raise ExportError(
-            f"PyTorch could not decompose the model to core ATen: {_first_line(error)}"
+            f"PyTorch could not decompose the model to core ATen: {first_line(error)}"
         ) from error
+
+
+def lift(program: torch.export.ExportedProgram) -> ProgramGraph:
+    """The exported program as a ProgramGraph: parameters, buffers and lifted
+    constants become constant placeholders; the rest are user inputs."""
+    signature = program.graph_signature
+    if signature.buffers_to_mutate:
+        raise ExportError(
+            "the model mutates buffers ("
+            + ", ".join(signature.buffers_to_mutate.values())
+            + "); mutable state is not supported yet"
+        )
+    data = {**program.state_dict, **program.constants}
+    module = torch.fx.GraphModule(program.graph_module, program.graph_module.graph)
+    placeholders = [n for n in module.graph.nodes if n.op == "placeholder"]
+    constants: dict[str, torch.Tensor] = {}
+    for node, spec in zip(placeholders, signature.input_specs):
+        if spec.kind == torch.export.graph_signature.InputKind.USER_INPUT:
+            if not isinstance(node.meta.get("val"), torch.Tensor):
+                raise ExportError(
+                    f"input {node.name}: only tensor inputs are supported, got {node.meta.get('val')!r}")
+            continue
+        if spec.target not in data:
+            raise ExportError(f"input {node.name}: no data for {spec.target}")
+        value = data[spec.target]
+        if not isinstance(value, torch.Tensor):
+            raise ExportError(f"input {node.name}: constant {spec.target} is a "
+                              f"{type(value).__name__}, not a tensor")
+        constants[node.target] = value.detach()
+    return ProgramGraph(module, constants, dict(program.range_constraints),
+                        program.call_spec.in_spec, program.call_spec.out_spec)
 
 
 def _decompositions() -> Any:
@@ -75,6 +105,6 @@ def _attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False
     return torch.matmul(scores.softmax(-1), value)
 
 
-def _first_line(error: Exception) -> str:
+def first_line(error: Exception) -> str:
     text = str(error).strip()
     return text.splitlines()[0] if text else type(error).__name__

@@ -1,0 +1,80 @@
+"""The Backend interface (what a delegate claims and how it lowers it) and a
+table-driven helper for the common checks: op, dtypes, static shapes."""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import torch
+from torch.fx import Node
+
+from ember.passes.graph import ProgramGraph
+
+
+class Backend(abc.ABC):
+    """An Ember delegate, ahead-of-time side.
+
+    `id` is the name the runtime looks the backend up by (BackendDelegate.id in
+    the .pte). `compile_specs` travel with every delegate blob to the runtime's
+    init, as key -> bytes.
+    """
+
+    id: ClassVar[str]
+
+    def __init__(self, compile_specs: Mapping[str, bytes] | None = None):
+        self.compile_specs = dict(compile_specs or {})
+
+    @abc.abstractmethod
+    def check_node(self, node: Node, program: ProgramGraph) -> str | None:
+        """None when this backend can run `node`, else a short reason why not
+        (shown in the export report)."""
+
+    @abc.abstractmethod
+    def preprocess(self, subgraph: ProgramGraph, compile_specs: Mapping[str, bytes]) -> bytes:
+        """The blob the runtime side gets at init for `subgraph`: a graph whose
+        user inputs are the delegate call's inputs, in order, and whose outputs
+        are its outputs. Its constants (weights) belong to the delegate."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(id={self.id!r})"
+
+
+@dataclass
+class OpSupport:
+    """What a backend runs of one operator: the dtypes its tensors may have,
+    whether dynamic shapes are allowed, and any further constraint (a function
+    of the node returning None or the reason it is not supported)."""
+
+    dtypes: frozenset[torch.dtype]
+    dynamic_shapes: bool = False
+    constraint: Callable[[Node], str | None] | None = field(default=None)
+
+
+def check_op_support(node: Node, table: Mapping[Any, OpSupport]) -> str | None:
+    """check_node for a backend described by a table {OpOverload: OpSupport}."""
+    if node.op != "call_function":
+        return f"{node.op} nodes are not delegated"
+    support = table.get(node.target)
+    if support is None:
+        return f"{node.target} is not supported"
+    for what, value in _tensors(node):
+        if value.dtype not in support.dtypes:
+            return f"{what} has dtype {str(value.dtype).replace('torch.', '')}"
+        if not support.dynamic_shapes and any(not isinstance(s, int) for s in value.shape):
+            return f"{what} has a dynamic shape"
+    return support.constraint(node) if support.constraint is not None else None
+
+
+def _tensors(node: Node) -> Iterable[tuple[str, torch.Tensor]]:
+    for i, arg in enumerate(node.all_input_nodes):
+        value = arg.meta.get("val")
+        if isinstance(value, torch.Tensor):
+            yield f"input {i}", value
+    result = node.meta.get("val")
+    results = result if isinstance(result, (tuple, list)) else [result]
+    for i, value in enumerate(results):
+        if isinstance(value, torch.Tensor):
+            yield f"output {i}", value

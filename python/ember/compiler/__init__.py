@@ -1,1 +1,0 @@
-"""The export pipeline: torch.export -> core ATen -> out-variants -> planned program."""

@@ -1,0 +1,172 @@
+"""Partitioning and delegate lowering.
+
+For each backend, in the order the user lists them (the first that claims a
+node gets it): the backend says which nodes it can run; torch's capability
+partitioner groups those into connected subgraphs that create no cycle; each
+subgraph becomes one `call_module` node whose module, a LoweredDelegate,
+holds the bytes of the backend's `preprocess` and the original subgraph (so
+the graph still runs in eager PyTorch). Constants that only a delegate uses
+move into it. Every op node gets a Placement for the export report: where it
+runs, and why each backend declined it.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+
+import torch
+from torch.fx import GraphModule, Node
+from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
+from torch.fx.passes.operator_support import OperatorSupportBase
+from torch.fx.passes.utils.fuser_utils import fuse_as_graphmodule
+
+from ember.backends.backend import Backend
+from ember.passes.graph import (
+    ExportError,
+    GraphPass,
+    Placement,
+    ProgramGraph,
+    op_name,
+    source_location,
+    subgraphs,
+)
+from ember.passes.out_variants import is_kernel_call
+
+PORTABLE = "portable"
+
+
+class LoweredDelegate(torch.nn.Module):
+    """One delegate call site: the backend's blob and the subgraph it came from."""
+
+    def __init__(self, backend_id: str, processed: bytes, compile_specs: dict[str, bytes],
+                 subgraph: ProgramGraph):
+        super().__init__()
+        self.backend_id = backend_id
+        self.processed = processed
+        self.compile_specs = compile_specs
+        self.subgraph = subgraph
+        self.num_inputs = len(subgraph.user_inputs())
+        self.num_outputs = len(subgraph.graph.output_node().args[0])
+
+    def forward(self, *inputs: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        return self.subgraph.run(*inputs)
+
+
+def is_delegate_call(node: Node) -> bool:
+    return node.op == "call_module" and isinstance(
+        getattr(node.graph.owning_module, node.target, None), LoweredDelegate)
+
+
+def delegate_of(node: Node) -> LoweredDelegate:
+    return getattr(node.graph.owning_module, node.target)
+
+
+def delegate(backends: Sequence[Backend]) -> GraphPass:
+    """The pass that partitions for and lowers to each of `backends`."""
+    ids = [b.id for b in backends]
+    if len(set(ids)) != len(ids):
+        raise ExportError(f"backend listed twice: {ids}")
+
+    def delegate_pass(program: ProgramGraph) -> ProgramGraph:
+        placements = _initial_placements(program)
+        for backend in backends:
+            partitions = partition(program, backend, placements)
+            for nodes in partitions:
+                lower(program, backend, nodes)
+        program.placements = list(placements.values())
+        program.drop_unused_constants()
+        return program.recompile()
+
+    delegate_pass.__name__ = "delegate"
+    return delegate_pass
+
+
+def _initial_placements(program: ProgramGraph) -> dict[Node, Placement]:
+    placements = {node: Placement(node.name, op_name(node), PORTABLE, source_location(node))
+                  for node in program.graph.nodes if is_kernel_call(node)}
+    # Ops inside control flow run where the control flow runs: on the runtime.
+    for module in subgraphs(program.module):
+        for node in module.graph.nodes:
+            if is_kernel_call(node):
+                placements[node] = Placement(node.name, op_name(node), PORTABLE,
+                                             source_location(node),
+                                             {"*": "inside torch.cond/while_loop"})
+    return placements
+
+
+class _Claimed(OperatorSupportBase):
+    def __init__(self, nodes: set[Node]):
+        self.nodes = nodes
+
+    def is_node_supported(self, submodules, node: Node) -> bool:
+        return node in self.nodes
+
+
+def partition(program: ProgramGraph, backend: Backend,
+              placements: dict[Node, Placement]) -> list[list[Node]]:
+    """The groups of top-level nodes `backend` takes, each in graph order."""
+    claimed: set[Node] = set()
+    for node in program.graph.nodes:
+        placement = placements.get(node)
+        if placement is None or placement.where != PORTABLE:
+            continue
+        reason = backend.check_node(node, program)
+        if reason is None:
+            claimed.add(node)
+        else:
+            placement.why_not_delegated[backend.id] = reason
+    # A multi-output op's getitems go with it.
+    for node in list(claimed):
+        claimed.update(u for u in node.users if u.target is operator.getitem)
+    if not claimed:
+        return []
+    partitioner = CapabilityBasedPartitioner(program.module, _Claimed(claimed),
+                                             allows_single_node_partition=True)
+    order = {node: i for i, node in enumerate(program.graph.nodes)}
+    groups = []
+    for found in partitioner.propose_partitions():
+        nodes = sorted(found.nodes, key=order.__getitem__)
+        if not any(is_kernel_call(n) for n in nodes):
+            continue
+        for node in nodes:
+            if node in placements:
+                placements[node].where = backend.id
+        groups.append(nodes)
+    return groups
+
+
+def lower(program: ProgramGraph, backend: Backend, nodes: list[Node]) -> Node:
+    """Replaces `nodes` by one call of a LoweredDelegate; returns the call node."""
+    module = program.module
+    index = sum(isinstance(m, LoweredDelegate) for m in module.children())
+    name = f"delegate_{index}"
+    sub_module, inputs, outputs = fuse_as_graphmodule(module, nodes, name,
+                                                      always_return_tuple=True)
+    # Placeholders holding constants become the delegate's own data.
+    owned = {p.target: program.constant(source)
+             for p, source in zip(_placeholders(sub_module), inputs) if program.is_constant(source)}
+    subgraph = ProgramGraph(sub_module, owned, program.range_constraints, None, None)
+    processed = backend.preprocess(subgraph, backend.compile_specs)
+    if not isinstance(processed, (bytes, bytearray)):
+        raise ExportError(f"{backend.id}.preprocess returned {type(processed).__name__}, not bytes")
+    lowered = LoweredDelegate(backend.id, bytes(processed), dict(backend.compile_specs), subgraph)
+    module.add_module(name, lowered)
+
+    call_inputs = tuple(n for n in inputs if not program.is_constant(n))
+    with program.graph.inserting_after(nodes[-1]):
+        call = program.graph.call_module(name, call_inputs)
+    call.meta["val"] = tuple(n.meta.get("val") for n in outputs)
+    call.meta["stack_trace"] = nodes[0].meta.get("stack_trace")
+    with program.graph.inserting_after(call):
+        for i, output in enumerate(reversed(outputs)):
+            item = program.graph.call_function(operator.getitem, (call, len(outputs) - 1 - i))
+            item.meta["val"] = output.meta.get("val")
+            output.replace_all_uses_with(item)
+    for node in reversed(nodes):
+        program.graph.erase_node(node)
+    return call
+
+
+def _placeholders(module: GraphModule) -> list[Node]:
+    return [n for n in module.graph.nodes if n.op == "placeholder"]
