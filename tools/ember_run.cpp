@@ -12,13 +12,14 @@
 #include <string>
 #include <vector>
 
+#include "tools/ember_run.h"
+
 #include "extension/module/module.h"
 #include "runtime/core/log.h"
 #include "runtime/core/platform.h"
 #include "tools/npy.h"
 
-using namespace ember;
-
+namespace ember {
 namespace {
 
 struct Options {
@@ -132,7 +133,7 @@ double ms(uint64_t ns) { return static_cast<double>(ns) / 1e6; }
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int ember_run_main(int argc, char** argv) {
   const Options opt = parse(argc, argv);
 
   const uint64_t t0 = pal_time_ns();
@@ -252,3 +253,5 @@ int main(int argc, char** argv) {
               sorted.size(), opt.warmup, sorted[sorted.size() / 2], sorted.front(), mean);
   return 0;
 }
+
+}  // namespace ember

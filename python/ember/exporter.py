@@ -46,12 +46,13 @@ class ExportedProgram:
         also one line per op: where it runs, its source line, and why each
         backend declined it."""
         plan = self.memory_plan
-        lines = [
+        summary = (
             f"{len(self.instructions)} instructions, {len(self.operators)} distinct operators; "
             f"activation arena {plan.arena_size / 1024:.1f} KiB for "
             f"{plan.total_tensor_bytes / 1024:.1f} KiB of tensors "
             f"({plan.savings:.0%} saved by planning); .pte {len(self.buffer) / 1024:.1f} KiB"
-        ]
+        )
+        lines = [summary]
         if self.backends:
             where = Counter(p.where for p in self.placements)
             parts = [f"{count} on {name}" for name, count in sorted(where.items())]

@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 import torch
 from torch.fx import Node
 
-from ember.passes.graph import ProgramGraph
+from ember.passes.graph import ProgramGraph, op_name
 
 
 class Backend(abc.ABC):
@@ -59,7 +59,7 @@ def check_op_support(node: Node, table: Mapping[Any, OpSupport]) -> str | None:
         return f"{node.op} nodes are not delegated"
     support = table.get(node.target)
     if support is None:
-        return f"{node.target} is not supported"
+        return f"{op_name(node)} is not supported"
     for what, value in _tensors(node):
         if value.dtype not in support.dtypes:
             return f"{what} has dtype {str(value.dtype).replace('torch.', '')}"

@@ -33,9 +33,7 @@ def _foldable(node: Node, program: ProgramGraph) -> bool:
     inputs = node.all_input_nodes
     if not inputs or not all(program.is_constant(n) for n in inputs):
         return False
-    if torch.Tag.nondeterministic_seeded in node.target.tags or is_dequantize(node):
-        return False
-    return True
+    return torch.Tag.nondeterministic_seeded not in node.target.tags and not is_dequantize(node)
 
 
 def fold_constants(program: ProgramGraph) -> ProgramGraph:

@@ -12,6 +12,7 @@ runs, and why each backend declined it.
 
 from __future__ import annotations
 
+import heapq
 import operator
 from collections.abc import Sequence
 
@@ -165,7 +166,35 @@ def lower(program: ProgramGraph, backend: Backend, nodes: list[Node]) -> Node:
             output.replace_all_uses_with(item)
     for node in reversed(nodes):
         program.graph.erase_node(node)
+    # The call sits after the partition's last node, but a reader of one of
+    # its outputs may come earlier (it only had to follow that output).
+    _stable_topological_sort(program.graph)
     return call
+
+
+def _stable_topological_sort(graph: torch.fx.Graph) -> None:
+    """Reorders `graph` so every node follows its inputs, moving as little as
+    possible: among the nodes ready to go, the one that came first goes first."""
+    order = {node: i for i, node in enumerate(graph.nodes)}
+    waiting = {node: len(set(node.all_input_nodes)) for node in graph.nodes}
+    ready = [(order[n], n) for n, count in waiting.items() if count == 0]
+    heapq.heapify(ready)
+    sorted_nodes = []
+    while ready:
+        _, node = heapq.heappop(ready)
+        sorted_nodes.append(node)
+        for user in node.users:
+            waiting[user] -= 1
+            if waiting[user] == 0:
+                heapq.heappush(ready, (order[user], user))
+    if len(sorted_nodes) != len(order):
+        raise ExportError("delegate lowering left a cycle in the graph")
+    cursor = next(iter(graph.nodes))
+    for node in sorted_nodes:
+        if node is not cursor:
+            cursor.prepend(node)
+        else:
+            cursor = node.next
 
 
 def _placeholders(module: GraphModule) -> list[Node]:

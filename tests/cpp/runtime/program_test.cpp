@@ -25,33 +25,6 @@ void add_one_out(KernelContext& ctx, const Tensor& in, Tensor& out) {
 }
 EMBER_REGISTER_KERNEL("test::add_one.out", add_one_out, dtype_bit(ScalarType::Float));
 
-// A backend whose blob "add1" means out = in + 1; it proves the delegate path.
-class TestBackend final : public BackendInterface {
- public:
-  bool is_available() const override { return true; }
-  Result<DelegateHandle*> init(BackendInitContext&, FreeableBuffer* processed,
-                               Span<const CompileSpec>) const override {
-    if (processed->size() != 4 || std::memcmp(processed->data(), "add1", 4) != 0) {
-      return Error::DelegateInvalidCompatibility;
-    }
-    ++inits;
-    return static_cast<DelegateHandle*>(const_cast<TestBackend*>(this));
-  }
-  Error execute(BackendExecutionContext&, DelegateHandle*, Span<EValue*> args) const override {
-    const Tensor& in = args[0]->to_tensor();
-    Tensor& out = args[1]->to_tensor();
-    for (int64_t i = 0; i < in.numel(); ++i) {
-      out.mutable_data_ptr<float>()[i] = in.const_data_ptr<float>()[i] + 1.0f;
-    }
-    ++executions;
-    return Error::Ok;
-  }
-  mutable int inits = 0;
-  mutable int executions = 0;
-};
-TestBackend g_test_backend;
-const Error g_backend_registered = register_backend("TestBackend", &g_test_backend);
-
 // Holds the memory a method needs and runs it.
 struct Runner {
   std::vector<uint8_t> method_memory = std::vector<uint8_t>(64 * 1024);
@@ -94,7 +67,7 @@ TEST(Program, ValidProgramRunsItsKernel) {
 }
 
 TEST(Program, DelegateCallRunsTheRegisteredBackend) {
-  ASSERT_EQ(g_backend_registered, Error::Ok);
+  testing::TestBackend& backend = testing::register_test_backend();
   testing::ProgramSpec spec;
   spec.use_delegate = true;
   const std::vector<uint8_t> bytes = testing::build_program(spec);
@@ -107,9 +80,9 @@ TEST(Program, DelegateCallRunsTheRegisteredBackend) {
   testing::OwnedTensor input(ScalarType::Float, {2, 3});
   input.fill<float>({0, 1, 2, 3, 4, 5});
   ASSERT_EQ(method->set_input(0, input.tensor()), Error::Ok);
-  const int before = g_test_backend.executions;
+  const size_t before = backend.executions;
   ASSERT_EQ(method->execute(), Error::Ok);
-  EXPECT_EQ(g_test_backend.executions, before + 1);
+  EXPECT_EQ(backend.executions, before + 1);
   EXPECT_EQ(method->output(0).to_tensor().const_data_ptr<float>()[5], 6.0f);
 }
 

@@ -8,14 +8,19 @@
 #include <vector>
 
 #include "schema/program_generated.h"
+#include "tests/backend/test_backend.h"
 
 namespace ember::testing {
 
 // A program computing out = in + 1 (shape [2, 3], float) with the test kernel
-// "test::add_one.out", or through the test backend "TestBackend" when
-// `use_delegate` is set. Each field below breaks the program in one way.
+// "test::add_one.out", or through a delegate when `use_delegate` is set: by
+// default the test backend (tests/backend) running `delegate_blob`, an ETB1
+// blob for in + 1. Each field below changes or breaks the program in one way.
 struct ProgramSpec {
   bool use_delegate = false;
+  std::string backend_id = "EmberTestBackend";
+  std::vector<uint8_t> delegate_blob = add_scalar_blob(6, 1.0f);
+  std::vector<int32_t> sizes = {2, 3};
   int8_t input_dtype = 6;           // Float
   int32_t kernel_arg_index = 0;     // value index of the kernel's input
   uint32_t output_offset = 32;      // byte offset of the output in the arena
@@ -27,8 +32,9 @@ inline std::vector<uint8_t> build_program(const ProgramSpec& spec) {
   namespace fb = ember::fb;
   flatbuffers::FlatBufferBuilder b;
   auto tensor = [&](int8_t dtype, uint32_t offset) {
-    std::vector<int32_t> sizes = {2, 3};
-    std::vector<uint8_t> dim_order = {0, 1};
+    const std::vector<int32_t>& sizes = spec.sizes;
+    std::vector<uint8_t> dim_order(sizes.size());
+    for (size_t d = 0; d < sizes.size(); ++d) dim_order[d] = static_cast<uint8_t>(d);
     auto alloc = fb::CreateAllocationDetails(b, 1, offset, 0);
     return fb::CreateTensor(b, static_cast<fb::ScalarType>(dtype), 0, b.CreateVector(sizes),
                             b.CreateVector(dim_order), false, 0, alloc);
@@ -42,10 +48,9 @@ inline std::vector<uint8_t> build_program(const ProgramSpec& spec) {
   std::vector<flatbuffers::Offset<fb::BackendDelegate>> delegates;
   std::vector<flatbuffers::Offset<fb::BackendDelegateInlineData>> inline_data;
   if (spec.use_delegate) {
-    const uint8_t blob[] = {'a', 'd', 'd', '1'};
-    inline_data.push_back(fb::CreateBackendDelegateInlineData(b, b.CreateVector(blob, 4)));
+    inline_data.push_back(fb::CreateBackendDelegateInlineData(b, b.CreateVector(spec.delegate_blob)));
     delegates.push_back(fb::CreateBackendDelegate(
-        b, b.CreateString("TestBackend"),
+        b, b.CreateString(spec.backend_id),
         fb::CreateBackendDelegateDataReference(b, fb::DataLocation::INLINE, 0)));
     std::vector<int32_t> args = {spec.kernel_arg_index, 1};
     instructions.push_back(fb::CreateInstruction(b, fb::InstructionArguments::DelegateCall,
