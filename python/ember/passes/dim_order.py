@@ -73,7 +73,7 @@ _REWRITES = {
     torch.ops.aten.clone.default: torch.ops.ember._clone_dim_order.default,
     torch.ops.aten._to_copy.default: torch.ops.ember._to_dim_order_copy.default,
 }
-DIM_ORDER_OPS = set(_REWRITES.values())
+_DIM_ORDER_PACKETS = {op.overloadpacket for op in _REWRITES.values()}
 
 
 def to_dim_order_ops(program: ProgramGraph) -> ProgramGraph:
@@ -92,8 +92,10 @@ def to_dim_order_ops(program: ProgramGraph) -> ProgramGraph:
 
 
 def dim_order_of(node: torch.fx.Node) -> list[int] | None:
-    """The dim order a dim-order op asks for its result, or None (row-major)."""
-    if node.op == "call_function" and node.target in DIM_ORDER_OPS:
+    """The dim order a dim-order op (functional or out-variant) asks for its
+    result, or None (row-major)."""
+    if (node.op == "call_function" and isinstance(node.target, torch._ops.OpOverload)
+            and node.target.overloadpacket in _DIM_ORDER_PACKETS):
         order = node.kwargs.get("dim_order")
         return list(order) if order is not None else None
     return None
