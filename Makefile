@@ -2,6 +2,10 @@
 # machine: they install what they need (apt packages, a venv at .venv/ with
 # torch and the build tools) and build incrementally after that.
 
+# bash with pipefail, so a step whose output is filtered still fails the build.
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -c
+
 VENV    := .venv
 PY      := $(VENV)/bin/python
 PIP     := $(VENV)/bin/pip
@@ -16,28 +20,38 @@ all: build
 # System packages: installed only when one is missing.
 .apt-ok:
 	@if ! dpkg -s $(APT_PKGS) >/dev/null 2>&1; then \
-	  echo "installing $(APT_PKGS)"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(APT_PKGS) >/dev/null; \
+	  printf '\n==> installing system packages: %s\n' "$(APT_PKGS)"; \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(APT_PKGS) \
+	    | { grep --line-buffered -E '^(Get|Setting up)' || true; }; \
 	fi
 	@touch $@
 
 $(DEPS_STAMP): requirements-dev.txt | .apt-ok
+	@printf '\n==> %s\n' "creating the Python environment $(VENV) (torch, the test peers; a few minutes the first time)"
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
-	$(PIP) install -q -r requirements-dev.txt
+	$(PIP) install --progress-bar off -r requirements-dev.txt \
+	  | { grep --line-buffered -vE '^(Requirement already satisfied|  Using cached|\s*$$)' || true; }
 	touch $@
 
 setup: $(DEPS_STAMP)
 
 # Builds the runtime, kernels, tools, C++ tests and the Python extension in
 # one CMake tree (build/py) and installs `ember` into the venv (editable).
+# Ninja's [done/total] lines show the compile's progress (about 8 minutes on
+# 2 cores from scratch).
 build: $(DEPS_STAMP)
-	$(PIP) install -q --no-build-isolation -e .
+	@printf '\n==> %s\n' "building the C++ runtime, kernels, tools, tests and ember._C (build/py)"
+	$(PIP) install -v --no-build-isolation -e . 2>&1 \
+	  | { grep --line-buffered -E '^\s*\[[0-9]+/[0-9]+\]|error|Error|FAILED|Successfully installed' || true; } \
+	  | sed -u -E 's/^\s+//'
 
 test-cpp: build
+	@printf '\n==> %s\n' "C++ tests (ctest)"
 	ctest --test-dir $(BUILD) --output-on-failure -j2
 
 test-python: build
+	@printf '\n==> %s\n' "Python tests (pytest, against PyTorch eager)"
 	$(PY) -m pytest -q
 
 test: test-cpp test-python
@@ -54,6 +68,7 @@ asan: $(DEPS_STAMP)
 	ctest --test-dir build/asan --output-on-failure -j2
 
 demo: build
+	@printf '\n==> %s\n' "exporting MobileNetV2 and running it on the C++ runtime"
 	$(PY) examples/demo.py
 
 clean:

@@ -9,6 +9,7 @@ Run with `make demo`. Steps:
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import subprocess
@@ -35,12 +36,15 @@ def main() -> int:
     torch.manual_seed(1)
     image = torch.randn(1, 3, 224, 224)
 
-    print("exporting MobileNetV2 ...")
+    print("exporting MobileNetV2 (each export pass and its time):")
+    logging.basicConfig(format="  %(message)s")
+    logging.getLogger("ember.export").setLevel(logging.INFO)
     program = ember.export(model, (image,))
     pte = os.path.join(out_dir, "mobilenet_v2.pte")
     program.save(pte)
     print(f"  {pte}: {program.report()}")
 
+    print("running it with the C++ runner ember_run (10 timed runs) ...")
     with tempfile.TemporaryDirectory() as tmp:
         np.save(os.path.join(tmp, "input.npy"), image.numpy())
         run = subprocess.run(

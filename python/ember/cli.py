@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import logging
 import os
 import sys
 import time
@@ -95,6 +96,9 @@ def _cmd_export(args: argparse.Namespace) -> int:
     if not isinstance(model, torch.nn.Module):
         raise CliError(f"{args.model} returned a {type(model).__name__}, not a torch.nn.Module")
     inputs = _example_inputs(args.input_shape, args.input_dtype)
+    if not args.quiet:  # each pass as it finishes: exports of big models take a while
+        logging.basicConfig(format="ember export: %(message)s")
+        logging.getLogger("ember.export").setLevel(logging.INFO)
     program = ember.export(model, inputs, _dynamic_shapes(args.dynamic_dim, len(inputs)))
     program.save(args.output)
     print(f"wrote {args.output}: {program.report()}")
@@ -141,6 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     export.add_argument("--dynamic-dim", action="append", default=[],
                         help="INPUT:DIM:MAX marks a dynamic dim with an upper bound")
     export.add_argument("-o", "--output", required=True, help="the .pte file to write")
+    export.add_argument("-q", "--quiet", action="store_true", help="do not log each export pass")
     export.set_defaults(handler=_cmd_export)
     run = commands.add_parser("run", help="run a .pte file on random inputs")
     run.add_argument("program")

@@ -35,9 +35,8 @@ def default_passes(backends: Sequence[Backend] = ()) -> list[GraphPass]:
 def run_pass(name: str, fn: Callable[..., T], *args: Any) -> T:
     """Runs one pass, logging its name and how long it took."""
     start = time.perf_counter()
-    log.info("%s ...", name)
     result = fn(*args)
-    log.info("%s: %.2f s", name, time.perf_counter() - start)
+    log.info("%-16s %6.2f s", name, time.perf_counter() - start)
     return result
 
 
