@@ -44,6 +44,20 @@ class TinyConvNet(torch.nn.Module):
         return torch.softmax(self.fc(y.mean(dim=(2, 3))), dim=-1)
 
 
+class Delegated(torch.nn.Module):
+    """Add, mul and relu (delegated, with a constant the delegate owns) around
+    a linear layer that stays on the portable kernels."""
+
+    def __init__(self):
+        super().__init__()
+        self.scale = torch.nn.Parameter(torch.randn(4, 8))
+        self.fc = torch.nn.Linear(8, 8)
+
+    def forward(self, x, y):
+        h = torch.relu(x * self.scale + y)
+        return torch.relu(self.fc(h) + h * 0.5)
+
+
 def _tiny_mlp():
     return models.seeded(lambda: models.MLP(in_features=8, hidden=16, out_features=4))
 
@@ -54,7 +68,12 @@ def _tiny_transformer():
 
 
 def _save(name: str, buffer: bytes, model: torch.nn.Module, inputs: list[torch.Tensor]) -> None:
-    with open(os.path.join(OUT, f"{name}.pte"), "wb") as f:
+    path = os.path.join(OUT, f"{name}.pte")
+    if os.path.exists(path):
+        print(f"kept {name}.pte (goldens are written once)")
+        return
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
         f.write(buffer)
     with torch.no_grad():
         expected = model(*inputs)
@@ -88,6 +107,16 @@ def main() -> None:
     tokens = torch.randint(0, 50, (2, 6))
     _save("et12_v0_ember_transformer", ember.export(transformer, (tokens,)).buffer, transformer,
           [tokens])
+
+    # A delegate segment, for the test backend (tests/backend): loaded by
+    # tests/python/test_delegation.py through ember_run_test_backend.
+    sys.path.insert(0, os.path.join(ROOT, "tests", "python"))
+    from ember_test_backend import TestBackend
+
+    delegated = models.seeded(Delegated)
+    pair = [torch.randn(4, 8), torch.randn(4, 8)]
+    _save("delegated/et12_v0_ember_test_backend",
+          ember.export(delegated, tuple(pair), backends=[TestBackend()]).buffer, delegated, pair)
 
     if args.executorch:
         from executorch.exir import to_edge

@@ -124,3 +124,15 @@ def test_without_backends_the_program_is_portable_only(exported, tmp_path):
 def test_backends_must_be_backend_instances():
     with pytest.raises(ember.ExportError, match="Backend instances"):
         ember.export(torch.nn.ReLU(), (torch.randn(2),), backends=["EmberTestBackend"])
+
+
+GOLDEN = os.path.join(ROOT, "tests", "compat", "delegated", "et12_v0_ember_test_backend")
+
+
+def test_delegated_golden_keeps_loading(tmp_path):
+    """The first delegated file Ember wrote (tools/make_golden.py) still runs."""
+    data = np.load(GOLDEN + ".npz")
+    inputs = [torch.from_numpy(data[f"input_{i}"]) for i in range(2)]
+    run_with_test_backend(tmp_path, GOLDEN + ".pte", inputs, threads=2)
+    assert_matches_eager(torch.from_numpy(np.load(tmp_path / "output_0.npy")),
+                         torch.from_numpy(data["expected_0"]), atol=1e-5)
