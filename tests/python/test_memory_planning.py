@@ -42,5 +42,8 @@ def test_disjoint_lifetimes_share_memory():
 def test_chain_of_ops_reuses_memory():
     program = ember.export(models.seeded(models.ResNet18), (torch.randn(1, 3, 64, 64),))
     plan = program.memory_plan
-    assert plan.arena_size < plan.total_tensor_bytes / 4
+    # 2 MiB of activations (batch norms folded into the convs) in a 512 KiB
+    # arena: two 256 KiB tensors of the first stage alive at once.
+    assert plan.arena_size < plan.total_tensor_bytes / 3.5
+    assert plan.arena_size <= 2 * 64 * 32 * 32 * 4
     assert "saved by planning" in program.report()

@@ -10,6 +10,7 @@ from ember.passes.constant_folding import fold_constants
 from ember.passes.delegation import LoweredDelegate, delegate, is_delegate_call
 from ember.passes.dim_order import to_dim_order_ops
 from ember.passes.emit import emit
+from ember.passes.fuse_batch_norm import fuse_batch_norm
 from ember.passes.graph import ProgramGraph
 from ember.passes.memory_planning import plan_memory
 from ember.passes.out_variants import is_alloc, is_kernel_call, to_out_variants
@@ -124,6 +125,46 @@ def test_fold_constants_keeps_dequantize_of_quantized_weights():
     assert dequantize in targets(program)
     assert all(c.dtype != torch.float32 or c.numel() != 15 for c in program.constants.values()), \
         "the weight was stored in float"
+    assert_runs_like(program, model, x)
+
+
+@pytest.mark.parametrize("conv", [
+    lambda: torch.nn.Conv2d(3, 8, 3, padding=1),
+    lambda: torch.nn.Conv2d(4, 8, 3, groups=2, bias=False),
+    lambda: torch.nn.Conv1d(3, 6, 5, stride=2),
+    lambda: torch.nn.ConvTranspose2d(4, 6, 3, stride=2, groups=2),
+])
+def test_fuse_batch_norm_folds_it_into_the_conv(conv):
+    torch.manual_seed(0)
+    layer = conv()
+    norm = (torch.nn.BatchNorm1d if isinstance(layer, torch.nn.Conv1d) else torch.nn.BatchNorm2d)(
+        layer.out_channels)
+    with torch.no_grad():  # statistics far from the defaults, so a wrong fold shows
+        norm.running_mean.uniform_(-1, 1)
+        norm.running_var.uniform_(0.5, 2)
+        norm.weight.uniform_(0.5, 1.5)
+        norm.bias.uniform_(-1, 1)
+    model = torch.nn.Sequential(layer, norm, torch.nn.ReLU()).eval()
+    x = torch.randn(2, layer.in_channels, *([9] if isinstance(layer, torch.nn.Conv1d) else [9, 9]))
+    program = fuse_batch_norm(lifted(model, x))
+    assert aten._native_batch_norm_legit_no_training.default not in targets(program)
+    assert targets(program).count(aten.convolution.default) == 1
+    assert_runs_like(program, model, x)
+
+
+def test_fuse_batch_norm_leaves_a_shared_conv_alone():
+    class Shared(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv, self.bn = torch.nn.Conv2d(3, 4, 1), torch.nn.BatchNorm2d(4)
+
+        def forward(self, x):
+            y = self.conv(x)
+            return self.bn(y) + y
+
+    model, x = models.seeded(Shared).eval(), torch.randn(1, 3, 5, 5)
+    program = fuse_batch_norm(lifted(model, x))
+    assert aten._native_batch_norm_legit_no_training.default in targets(program)
     assert_runs_like(program, model, x)
 
 
