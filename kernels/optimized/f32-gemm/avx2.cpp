@@ -37,6 +37,13 @@ void tile(size_t nr, size_t kc, const float* a, size_t a_stride, const float* w,
   const float* a_rows[MR];
 #pragma GCC unroll 6
   for (size_t i = 0; i < MR; ++i) a_rows[i] = a + i * a_stride;
+  // Start C's lines on their way: they are read (K blocks after the first)
+  // and written only after the k loop, and by then would be a miss each.
+#pragma GCC unroll 6
+  for (size_t i = 0; i < MR; ++i) {
+    _mm_prefetch(reinterpret_cast<const char*>(c + i * c_stride), _MM_HINT_T0);
+    _mm_prefetch(reinterpret_cast<const char*>(c + i * c_stride + kNr - 1), _MM_HINT_T0);
+  }
   __m256 acc0[MR];
   __m256 acc1[MR];
 #pragma GCC unroll 6

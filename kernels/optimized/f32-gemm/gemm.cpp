@@ -124,6 +124,12 @@ void run_block(const F32GemmConfig& cfg, const F32GemmProblem& p, const Plan& pl
         const size_t j = j0 + q * nr;
         const size_t nr_cur = min_of(nr, p.n - j);
         const float* w = panel0 + q * panel_stride;
+        // While panel q runs, fetch row q of the next tile's A slice, so the
+        // copy at the start of that tile does not wait on memory.
+        if (q < mr && i + mr + q < row_end) {
+          const char* next = reinterpret_cast<const char*>(a + (i + mr + q) * p.lda + k0);
+          for (size_t off = 0; off < kc * sizeof(float); off += 64) __builtin_prefetch(next + off);
+        }
         if (self != nullptr) {
           ep.self = self + static_cast<ptrdiff_t>(i) * p.self_row_stride +
                     static_cast<ptrdiff_t>(j) * p.self_col_stride;

@@ -48,6 +48,12 @@ void tile(size_t nr, size_t kc, const float* a, size_t a_stride, const float* w,
           size_t c_stride, uint32_t flags, const F32GemmEpilogue* epilogue) {
   const float* a_rows[MR];
   for (size_t i = 0; i < MR; ++i) a_rows[i] = a + i * a_stride;
+  // Start C's lines on their way: they are read (K blocks after the first)
+  // and written only after the k loop, and by then would be a miss each.
+  for (size_t i = 0; i < MR; ++i) {
+    __builtin_prefetch(c + i * c_stride);
+    __builtin_prefetch(c + i * c_stride + kNr - 1);
+  }
   float32x4_t acc0[MR];
   float32x4_t acc1[MR];
   for (size_t i = 0; i < MR; ++i) {
