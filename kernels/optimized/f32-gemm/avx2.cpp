@@ -123,93 +123,121 @@ void ukernel_6x16(size_t mr, size_t nr, size_t kc, const float* a, size_t a_stri
   }
 }
 
-// GEMV: the sums of one row of C over a block of columns live on the stack
-// (8 KiB, in L1) while B is read four rows at a time in memory order: four
-// sequential streams the prefetcher follows, and per 8 columns one load and
-// one store of the sums for 4 FMAs.
-constexpr size_t kGemvBlock = 2048;
+// GEMV: the sums of R rows of C over a block of columns live on the stack
+// (8 KiB, in L1) while B is read U rows at a time in memory order: U
+// sequential streams the prefetcher follows. Per 8 columns: U loads of B, R
+// loads and stores of sums, R * U FMAs; R * U broadcast A values stay in
+// registers (at most 8, plus U for B and one for a sum).
+constexpr size_t kGemvSums = 2048;
 
-void gemv(size_t n, size_t k, const float* a, const float* b, size_t ldb, float* c,
-          const F32GemmEpilogue* epilogue) {
-  alignas(32) float sums[kGemvBlock];
-  for (size_t j0 = 0; j0 < n; j0 += kGemvBlock) {
-    const size_t nb = n - j0 < kGemvBlock ? n - j0 : kGemvBlock;
+// Writes one row of sums to C: vectors where self is contiguous, broadcast or
+// unread, the plain epilogue for the tail and other strides.
+void gemv_store_row(size_t nb, const float* sums, float* c, const F32GemmEpilogue& ep) {
+  const bool scale = ep.alpha != 1.0f;
+  const bool add_self = ep.beta != 0.0f;
+  const ptrdiff_t scs = ep.self_col_stride;
+  size_t done = 0;
+  if (!add_self || scs == 0 || scs == 1) {
+    const __m256 alpha = _mm256_set1_ps(ep.alpha);
+    const __m256 beta = _mm256_set1_ps(ep.beta);
+    for (; done + 8 <= nb; done += 8) {
+      __m256 v = _mm256_load_ps(sums + done);
+      if (scale) v = _mm256_mul_ps(alpha, v);
+      if (add_self) {
+        const __m256 sv = scs == 1 ? _mm256_loadu_ps(ep.self + done) : _mm256_broadcast_ss(ep.self);
+        v = _mm256_fmadd_ps(beta, sv, v);
+      }
+      _mm256_storeu_ps(c + done, v);
+    }
+  }
+  F32GemmEpilogue rest = ep;
+  if (add_self) rest.self = ep.self + static_cast<ptrdiff_t>(done) * scs;
+  f32_gemm_store_tile(1, nb - done, sums + done, 0, c + done, 0, kF32GemmFinal, &rest);
+}
+
+template <size_t R, size_t U>
+void gemv_rows(size_t n, size_t k, const float* a, size_t lda, const float* b, size_t ldb,
+               float* c, size_t ldc, const F32GemmEpilogue* epilogue) {
+  constexpr size_t kBlock = kGemvSums / R / 8 * 8;
+  alignas(32) float sums[R][kBlock];
+  for (size_t j0 = 0; j0 < n; j0 += kBlock) {
+    const size_t nb = n - j0 < kBlock ? n - j0 : kBlock;
     const size_t nv = nb / 8 * 8;
     const size_t tail = nb - nv;
     // Lanes [0, tail) of the last, partial vector: B is not read past n.
-    const __m256i tail_mask =
-        _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(tail)),
-                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    for (size_t j = 0; j < nv + (tail != 0 ? 8 : 0); j += 8) {
-      _mm256_store_ps(sums + j, _mm256_setzero_ps());
+    const __m256i tail_mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(tail)),
+                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    const size_t nz = nv + (tail != 0 ? 8 : 0);
+    for (size_t r = 0; r < R; ++r) {
+      for (size_t j = 0; j < nz; j += 8) _mm256_store_ps(sums[r] + j, _mm256_setzero_ps());
     }
     const float* bj = b + j0;
     size_t p = 0;
-    for (; p + 4 <= k; p += 4) {
-      const float* b0 = bj + p * ldb;
-      const float* b1 = b0 + ldb;
-      const float* b2 = b1 + ldb;
-      const float* b3 = b2 + ldb;
-      const __m256 a0 = _mm256_broadcast_ss(a + p);
-      const __m256 a1 = _mm256_broadcast_ss(a + p + 1);
-      const __m256 a2 = _mm256_broadcast_ss(a + p + 2);
-      const __m256 a3 = _mm256_broadcast_ss(a + p + 3);
+    for (; p + U <= k; p += U) {
+      const float* b_rows[U];
+      __m256 av[R][U];
+#pragma GCC unroll 4
+      for (size_t u = 0; u < U; ++u) {
+        b_rows[u] = bj + (p + u) * ldb;
+#pragma GCC unroll 4
+        for (size_t r = 0; r < R; ++r) av[r][u] = _mm256_broadcast_ss(a + r * lda + p + u);
+      }
       for (size_t j = 0; j < nv; j += 8) {
-        __m256 s = _mm256_load_ps(sums + j);
-        s = _mm256_fmadd_ps(a0, _mm256_loadu_ps(b0 + j), s);
-        s = _mm256_fmadd_ps(a1, _mm256_loadu_ps(b1 + j), s);
-        s = _mm256_fmadd_ps(a2, _mm256_loadu_ps(b2 + j), s);
-        s = _mm256_fmadd_ps(a3, _mm256_loadu_ps(b3 + j), s);
-        _mm256_store_ps(sums + j, s);
+        __m256 bv[U];
+#pragma GCC unroll 4
+        for (size_t u = 0; u < U; ++u) bv[u] = _mm256_loadu_ps(b_rows[u] + j);
+#pragma GCC unroll 4
+        for (size_t r = 0; r < R; ++r) {
+          __m256 sv = _mm256_load_ps(sums[r] + j);
+#pragma GCC unroll 4
+          for (size_t u = 0; u < U; ++u) sv = _mm256_fmadd_ps(av[r][u], bv[u], sv);
+          _mm256_store_ps(sums[r] + j, sv);
+        }
       }
       if (tail != 0) {
-        __m256 s = _mm256_load_ps(sums + nv);
-        s = _mm256_fmadd_ps(a0, _mm256_maskload_ps(b0 + nv, tail_mask), s);
-        s = _mm256_fmadd_ps(a1, _mm256_maskload_ps(b1 + nv, tail_mask), s);
-        s = _mm256_fmadd_ps(a2, _mm256_maskload_ps(b2 + nv, tail_mask), s);
-        s = _mm256_fmadd_ps(a3, _mm256_maskload_ps(b3 + nv, tail_mask), s);
-        _mm256_store_ps(sums + nv, s);
+        __m256 bv[U];
+        for (size_t u = 0; u < U; ++u) bv[u] = _mm256_maskload_ps(b_rows[u] + nv, tail_mask);
+        for (size_t r = 0; r < R; ++r) {
+          __m256 sv = _mm256_load_ps(sums[r] + nv);
+          for (size_t u = 0; u < U; ++u) sv = _mm256_fmadd_ps(av[r][u], bv[u], sv);
+          _mm256_store_ps(sums[r] + nv, sv);
+        }
       }
     }
     for (; p < k; ++p) {
       const float* b0 = bj + p * ldb;
-      const __m256 a0 = _mm256_broadcast_ss(a + p);
-      for (size_t j = 0; j < nv; j += 8) {
-        _mm256_store_ps(sums + j,
-                        _mm256_fmadd_ps(a0, _mm256_loadu_ps(b0 + j), _mm256_load_ps(sums + j)));
-      }
-      if (tail != 0) {
-        _mm256_store_ps(sums + nv, _mm256_fmadd_ps(a0, _mm256_maskload_ps(b0 + nv, tail_mask),
-                                                   _mm256_load_ps(sums + nv)));
+      for (size_t r = 0; r < R; ++r) {
+        const __m256 a0 = _mm256_broadcast_ss(a + r * lda + p);
+        for (size_t j = 0; j < nv; j += 8) {
+          _mm256_store_ps(sums[r] + j, _mm256_fmadd_ps(a0, _mm256_loadu_ps(b0 + j),
+                                                       _mm256_load_ps(sums[r] + j)));
+        }
+        if (tail != 0) {
+          _mm256_store_ps(sums[r] + nv,
+                          _mm256_fmadd_ps(a0, _mm256_maskload_ps(b0 + nv, tail_mask),
+                                          _mm256_load_ps(sums[r] + nv)));
+        }
       }
     }
 
-    // Epilogue: vectors where self is contiguous or broadcast (or unread),
-    // the plain one for the tail and other strides.
-    float* cj = c + j0;
-    const bool scale = epilogue->alpha != 1.0f;
-    const bool add_self = epilogue->beta != 0.0f;
-    const float* self = add_self ? epilogue->self + static_cast<ptrdiff_t>(j0) *
-                                                        epilogue->self_col_stride
-                                 : nullptr;
-    const ptrdiff_t scs = epilogue->self_col_stride;
-    size_t done = 0;
-    if (!add_self || scs == 0 || scs == 1) {
-      const __m256 alpha = _mm256_set1_ps(epilogue->alpha);
-      const __m256 beta = _mm256_set1_ps(epilogue->beta);
-      for (; done < nv; done += 8) {
-        __m256 v = _mm256_load_ps(sums + done);
-        if (scale) v = _mm256_mul_ps(alpha, v);
-        if (add_self) {
-          const __m256 sv = scs == 1 ? _mm256_loadu_ps(self + done) : _mm256_broadcast_ss(self);
-          v = _mm256_fmadd_ps(beta, sv, v);
-        }
-        _mm256_storeu_ps(cj + done, v);
+    for (size_t r = 0; r < R; ++r) {
+      F32GemmEpilogue ep = *epilogue;
+      if (ep.beta != 0.0f) {
+        ep.self += static_cast<ptrdiff_t>(r) * ep.self_row_stride +
+                   static_cast<ptrdiff_t>(j0) * ep.self_col_stride;
       }
+      gemv_store_row(nb, sums[r], c + r * ldc + j0, ep);
     }
-    F32GemmEpilogue rest = *epilogue;
-    if (add_self) rest.self = self + static_cast<ptrdiff_t>(done) * scs;
-    f32_gemm_store_tile(1, nb - done, sums + done, 0, cj + done, 0, kF32GemmFinal, &rest);
+  }
+}
+
+void gemv(size_t m, size_t n, size_t k, const float* a, size_t lda, const float* b, size_t ldb,
+          float* c, size_t ldc, const F32GemmEpilogue* epilogue) {
+  switch (m) {
+    case 1: return gemv_rows<1, 4>(n, k, a, lda, b, ldb, c, ldc, epilogue);
+    case 2: return gemv_rows<2, 4>(n, k, a, lda, b, ldb, c, ldc, epilogue);
+    case 3: return gemv_rows<3, 2>(n, k, a, lda, b, ldb, c, ldc, epilogue);
+    default: return gemv_rows<4, 2>(n, k, a, lda, b, ldb, c, ldc, epilogue);
   }
 }
 

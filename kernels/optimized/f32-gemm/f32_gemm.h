@@ -45,12 +45,15 @@ using F32GemmUkernelFn = void (*)(size_t mr, size_t nr, size_t kc, const float* 
                                   size_t a_stride, const float* w, float* c, size_t c_stride,
                                   uint32_t flags, const F32GemmEpilogue* epilogue);
 
-// One row of C from one row of A, B read in place row after row (memory
-// order): c[j] = alpha * sum over p < k of a[p] * b[p * ldb + j] + beta * self
-// for j < n, self read at epilogue->self + j * self_col_stride. For m == 1,
-// where no packed panel would be used twice.
-using F32GemvUkernelFn = void (*)(size_t n, size_t k, const float* a, const float* b, size_t ldb,
-                                  float* c, const F32GemmEpilogue* epilogue);
+// Up to kF32GemvMaxRows rows of C, B read in place row after row (memory
+// order): c[i][j] = alpha * sum over p < k of a[i * lda + p] * b[p * ldb + j]
+// + beta * self[i][j] for i < m, j < n, self read at epilogue->self through
+// its strides. For small m, where a packed panel would serve too few rows to
+// pay for packing it, so B is streamed once instead.
+using F32GemvUkernelFn = void (*)(size_t m, size_t n, size_t k, const float* a, size_t lda,
+                                  const float* b, size_t ldb, float* c, size_t ldc,
+                                  const F32GemmEpilogue* epilogue);
+constexpr size_t kF32GemvMaxRows = 4;
 
 // Writes an mr x nr tile of sums (row stride sums_stride) to C as `flags`
 // say: the epilogue in plain C++, for N tails and the scalar variant.
@@ -71,7 +74,7 @@ struct F32GemmConfig {
   // N block: the panels a task packs at once (kc * nc floats, in L2), reused
   // by every row tile of A; at most kF32GemmMaxPackFloats together.
   uint32_t nc;
-  F32GemvUkernelFn gemv;  // for m == 1
+  F32GemvUkernelFn gemv;  // for m <= kF32GemvMaxRows
 };
 
 // The largest B block a task packs, on its stack (128 KiB): kc * nc of every

@@ -17,8 +17,9 @@
 // the problem). The heap is never touched, and temp memory from the caller
 // (ctx.allocate_temp, which Method does not size for kernels today) is only
 // an optimisation: B packed once for all threads when they split M. A path
-// that reads B unpacked is kept for m == 1 only (GEMV), where it is the fast
-// one: no panel would be used twice, so B is streamed in memory order.
+// that reads B unpacked is kept for m <= 8 only (GEMV, 4 rows per pass),
+// where it is the fast one: a packed panel would serve too few rows, so B is
+// streamed in memory order instead.
 #include <cstdint>
 #include <cstring>
 
@@ -53,6 +54,11 @@ constexpr size_t kNumVariants = sizeof(kVariants) / sizeof(kVariants[0]);
 // Below this many flops (2 m n k) a problem stays on the calling thread: waking
 // a worker costs microseconds, as much as the whole product.
 constexpr size_t kMinParallelFlops = size_t{1} << 20;
+
+// Up to this many rows B is streamed (kF32GemvMaxRows rows per pass) rather
+// than packed: a packed panel would serve one or two row tiles only, and
+// packing, which does not overlap the arithmetic, would cost as much as them.
+constexpr size_t kGemvMaxM = 8;
 
 size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 size_t round_up(size_t a, size_t b) { return ceil_div(a, b) * b; }
@@ -186,9 +192,10 @@ void run_empty_k(const F32GemmProblem& p) {
   }
 }
 
-// m == 1 (a matrix-vector product, as in a linear layer at decode): no row
-// tile to share a packed panel, so the GEMV microkernel streams B in memory
-// order instead. Threads split the columns (and batches).
+// m <= kF32GemvMaxRows (a matrix-vector product, or a few, as in a linear
+// layer at decode): too few row tiles to pay for packing a panel, so the GEMV
+// microkernel streams B in memory order instead, once for all m rows.
+// Threads split the columns (and batches).
 void run_gemv(const F32GemmConfig& cfg, const F32GemmProblem& p, KernelContext* ctx,
               size_t threads) {
   // Column chunks: one per thread where there is one batch, 64-column
@@ -203,13 +210,19 @@ void run_gemv(const F32GemmConfig& cfg, const F32GemmProblem& p, KernelContext* 
     for (size_t t = begin; t < end; ++t) {
       const size_t bi = t / chunks;
       const size_t j0 = (t % chunks) * width;
-      F32GemmEpilogue ep{p.alpha, p.beta, nullptr, 0, p.self_col_stride};
+      F32GemmEpilogue ep{p.alpha, p.beta, nullptr, p.self_row_stride, p.self_col_stride};
       if (p.beta != 0.0f) {
         ep.self = p.self + static_cast<ptrdiff_t>(bi) * p.self_batch_stride +
                   static_cast<ptrdiff_t>(j0) * p.self_col_stride;
       }
-      cfg.gemv(min_of(width, p.n - j0), p.k, p.a + bi * p.a_batch_stride,
-               p.b + bi * p.b_batch_stride + j0, p.ldb, p.c + bi * p.c_batch_stride + j0, &ep);
+      for (size_t i = 0; i < p.m; i += kF32GemvMaxRows) {
+        F32GemmEpilogue row_ep = ep;
+        if (p.beta != 0.0f) row_ep.self += static_cast<ptrdiff_t>(i) * p.self_row_stride;
+        cfg.gemv(min_of(kF32GemvMaxRows, p.m - i), min_of(width, p.n - j0), p.k,
+                 p.a + bi * p.a_batch_stride + i * p.lda, p.lda,
+                 p.b + bi * p.b_batch_stride + j0, p.ldb,
+                 p.c + bi * p.c_batch_stride + i * p.ldc + j0, p.ldc, &row_ep);
+      }
     }
   };
   const size_t tasks = p.batch * chunks;
@@ -297,7 +310,7 @@ void f32_gemm(const F32GemmConfig& cfg, const F32GemmProblem& p, KernelContext* 
   size_t threads = pool != nullptr ? pool->num_threads() : 1;
   if (flops < static_cast<double>(kMinParallelFlops)) threads = 1;
 
-  if (p.m == 1) {
+  if (p.m <= kGemvMaxM) {
     run_gemv(cfg, p, ctx, threads);
     return;
   }

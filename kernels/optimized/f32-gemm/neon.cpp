@@ -138,17 +138,22 @@ void ukernel_8x8(size_t mr, size_t nr, size_t kc, const float* a, size_t a_strid
   }
 }
 
-// GEMV: one row's sums over a block of columns stay on the stack (8 KiB, in
-// L1) while B is read four rows at a time in memory order.
-constexpr size_t kGemvBlock = 2048;
+// GEMV: R rows' sums over a block of columns stay on the stack (8 KiB, in
+// L1) while B is read four rows at a time in memory order; A's four values
+// per row sit in one register and are used by lane.
+constexpr size_t kGemvSums = 2048;
 
-void gemv(size_t n, size_t k, const float* a, const float* b, size_t ldb, float* c,
-          const F32GemmEpilogue* epilogue) {
-  float sums[kGemvBlock];
-  for (size_t j0 = 0; j0 < n; j0 += kGemvBlock) {
-    const size_t nb = n - j0 < kGemvBlock ? n - j0 : kGemvBlock;
+template <size_t R>
+void gemv_rows(size_t n, size_t k, const float* a, size_t lda, const float* b, size_t ldb,
+               float* c, size_t ldc, const F32GemmEpilogue* epilogue) {
+  constexpr size_t kBlock = kGemvSums / R / 4 * 4;
+  float sums[R][kBlock];
+  for (size_t j0 = 0; j0 < n; j0 += kBlock) {
+    const size_t nb = n - j0 < kBlock ? n - j0 : kBlock;
     const size_t nv = nb / 4 * 4;
-    for (size_t j = 0; j < nb; ++j) sums[j] = 0.0f;
+    for (size_t r = 0; r < R; ++r) {
+      for (size_t j = 0; j < nb; ++j) sums[r][j] = 0.0f;
+    }
     const float* bj = b + j0;
     size_t p = 0;
     for (; p + 4 <= k; p += 4) {
@@ -156,30 +161,53 @@ void gemv(size_t n, size_t k, const float* a, const float* b, size_t ldb, float*
       const float* b1 = b0 + ldb;
       const float* b2 = b1 + ldb;
       const float* b3 = b2 + ldb;
-      const float32x4_t av = vld1q_f32(a + p);
+      float32x4_t av[R];
+      for (size_t r = 0; r < R; ++r) av[r] = vld1q_f32(a + r * lda + p);
       for (size_t j = 0; j < nv; j += 4) {
-        float32x4_t s = vld1q_f32(sums + j);
-        s = vfmaq_laneq_f32(s, vld1q_f32(b0 + j), av, 0);
-        s = vfmaq_laneq_f32(s, vld1q_f32(b1 + j), av, 1);
-        s = vfmaq_laneq_f32(s, vld1q_f32(b2 + j), av, 2);
-        s = vfmaq_laneq_f32(s, vld1q_f32(b3 + j), av, 3);
-        vst1q_f32(sums + j, s);
+        const float32x4_t v0 = vld1q_f32(b0 + j);
+        const float32x4_t v1 = vld1q_f32(b1 + j);
+        const float32x4_t v2 = vld1q_f32(b2 + j);
+        const float32x4_t v3 = vld1q_f32(b3 + j);
+        for (size_t r = 0; r < R; ++r) {
+          float32x4_t s = vld1q_f32(sums[r] + j);
+          s = vfmaq_laneq_f32(s, v0, av[r], 0);
+          s = vfmaq_laneq_f32(s, v1, av[r], 1);
+          s = vfmaq_laneq_f32(s, v2, av[r], 2);
+          s = vfmaq_laneq_f32(s, v3, av[r], 3);
+          vst1q_f32(sums[r] + j, s);
+        }
       }
-      for (size_t j = nv; j < nb; ++j) {
-        sums[j] += a[p] * b0[j] + a[p + 1] * b1[j] + a[p + 2] * b2[j] + a[p + 3] * b3[j];
+      for (size_t r = 0; r < R; ++r) {
+        const float* ar = a + r * lda + p;
+        for (size_t j = nv; j < nb; ++j) {
+          sums[r][j] += ar[0] * b0[j] + ar[1] * b1[j] + ar[2] * b2[j] + ar[3] * b3[j];
+        }
       }
     }
     for (; p < k; ++p) {
       const float* b0 = bj + p * ldb;
-      const float32x4_t a0 = vdupq_n_f32(a[p]);
-      for (size_t j = 0; j < nv; j += 4) {
-        vst1q_f32(sums + j, vfmaq_f32(vld1q_f32(sums + j), a0, vld1q_f32(b0 + j)));
+      for (size_t r = 0; r < R; ++r) {
+        const float ar = a[r * lda + p];
+        const float32x4_t a0 = vdupq_n_f32(ar);
+        for (size_t j = 0; j < nv; j += 4) {
+          vst1q_f32(sums[r] + j, vfmaq_f32(vld1q_f32(sums[r] + j), a0, vld1q_f32(b0 + j)));
+        }
+        for (size_t j = nv; j < nb; ++j) sums[r][j] += ar * b0[j];
       }
-      for (size_t j = nv; j < nb; ++j) sums[j] += a[p] * b0[j];
     }
     F32GemmEpilogue e = *epilogue;
     if (e.beta != 0.0f) e.self += static_cast<ptrdiff_t>(j0) * e.self_col_stride;
-    f32_gemm_store_tile(1, nb, sums, 0, c + j0, 0, kF32GemmFinal, &e);
+    f32_gemm_store_tile(R, nb, &sums[0][0], kBlock, c + j0, ldc, kF32GemmFinal, &e);
+  }
+}
+
+void gemv(size_t m, size_t n, size_t k, const float* a, size_t lda, const float* b, size_t ldb,
+          float* c, size_t ldc, const F32GemmEpilogue* epilogue) {
+  switch (m) {
+    case 1: return gemv_rows<1>(n, k, a, lda, b, ldb, c, ldc, epilogue);
+    case 2: return gemv_rows<2>(n, k, a, lda, b, ldb, c, ldc, epilogue);
+    case 3: return gemv_rows<3>(n, k, a, lda, b, ldb, c, ldc, epilogue);
+    default: return gemv_rows<4>(n, k, a, lda, b, ldb, c, ldc, epilogue);
   }
 }
 

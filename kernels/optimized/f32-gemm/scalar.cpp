@@ -35,24 +35,28 @@ void ukernel_4x8(size_t mr, size_t nr, size_t kc, const float* a, size_t a_strid
   }
 }
 
-// GEMV: one row's sums over a block of columns stay on the stack (4 KiB)
+// GEMV: up to 4 rows' sums over a block of columns stay on the stack (4 KiB)
 // while B is read row after row in memory order.
-constexpr size_t kGemvBlock = 1024;
+constexpr size_t kGemvSums = 1024;
 
-void gemv(size_t n, size_t k, const float* a, const float* b, size_t ldb, float* c,
-          const F32GemmEpilogue* epilogue) {
-  float sums[kGemvBlock];
-  for (size_t j0 = 0; j0 < n; j0 += kGemvBlock) {
-    const size_t nb = n - j0 < kGemvBlock ? n - j0 : kGemvBlock;
-    for (size_t j = 0; j < nb; ++j) sums[j] = 0.0f;
+void gemv(size_t m, size_t n, size_t k, const float* a, size_t lda, const float* b, size_t ldb,
+          float* c, size_t ldc, const F32GemmEpilogue* epilogue) {
+  float sums[kGemvSums];
+  const size_t block = kGemvSums / m;
+  for (size_t j0 = 0; j0 < n; j0 += block) {
+    const size_t nb = n - j0 < block ? n - j0 : block;
+    for (size_t j = 0; j < m * nb; ++j) sums[j] = 0.0f;
     for (size_t p = 0; p < k; ++p) {
-      const float av = a[p];
       const float* b_row = b + p * ldb + j0;
-      for (size_t j = 0; j < nb; ++j) sums[j] += av * b_row[j];
+      for (size_t i = 0; i < m; ++i) {
+        const float av = a[i * lda + p];
+        float* s = sums + i * nb;
+        for (size_t j = 0; j < nb; ++j) s[j] += av * b_row[j];
+      }
     }
     F32GemmEpilogue e = *epilogue;
     if (e.beta != 0.0f) e.self += static_cast<ptrdiff_t>(j0) * e.self_col_stride;
-    f32_gemm_store_tile(1, nb, sums, 0, c + j0, 0, kF32GemmFinal, &e);
+    f32_gemm_store_tile(m, nb, sums, nb, c + j0, ldc, kF32GemmFinal, &e);
   }
 }
 

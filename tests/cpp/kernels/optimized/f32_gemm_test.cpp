@@ -362,6 +362,10 @@ TEST(F32Gemm, LargerAndOddSizes) {
       {0, 1, 300, 513, 1.0f, 1.0f, SelfKind::Row},
       {0, 5, 1030, 70},
       {0, 130, 7, 2},
+      // Streamed B (m <= 8) over several column blocks and row passes.
+      {0, 3, 2100, 30, 0.5f, 1.0f, SelfKind::Transposed},
+      {0, 8, 1500, 41, 1.0f, 2.0f, SelfKind::Full},
+      {0, 7, 4099, 5, 1.0f, 1.0f, SelfKind::Column},
   };
   for (const F32GemmConfig* v : supported_variants()) {
     for (const Case& c : cases) {
