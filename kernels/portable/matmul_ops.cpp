@@ -2,6 +2,7 @@
 // (beta * self + alpha * product, with self broadcast to the result).
 #include <optional>
 
+#include "kernels/portable/matmul_ops.h"
 #include "kernels/portable/util/kernel_util.h"
 #include "kernels/portable/util/nn_util.h"
 #include "runtime/kernel/kernel_registry.h"
@@ -194,6 +195,10 @@ void add_product(KernelContext& ctx, const char* op, int rank, const Tensor& sel
                           run_add<CTYPE>(pr, self, strides, a, b, beta, alpha, out));
 }
 
+}  // namespace
+
+namespace portable {
+
 void mm_out(KernelContext& ctx, const Tensor& self, const Tensor& mat2, Tensor& out) {
   product(ctx, "mm.out", 2, self, mat2, out);
 }
@@ -212,11 +217,11 @@ void baddbmm_out(KernelContext& ctx, const Tensor& self, const Tensor& batch1,
   add_product(ctx, "baddbmm.out", 3, self, batch1, batch2, beta, alpha, out);
 }
 
-}  // namespace
+}  // namespace portable
 
-EMBER_REGISTER_KERNEL("aten::mm.out", mm_out, kRealTypes);
-EMBER_REGISTER_KERNEL("aten::bmm.out", bmm_out, kRealTypes);
-EMBER_REGISTER_KERNEL("aten::addmm.out", addmm_out, kRealTypes);
-EMBER_REGISTER_KERNEL("aten::baddbmm.out", baddbmm_out, kRealTypes);
+EMBER_REGISTER_KERNEL("aten::mm.out", portable::mm_out, kRealTypes);
+EMBER_REGISTER_KERNEL("aten::bmm.out", portable::bmm_out, kRealTypes);
+EMBER_REGISTER_KERNEL("aten::addmm.out", portable::addmm_out, kRealTypes);
+EMBER_REGISTER_KERNEL("aten::baddbmm.out", portable::baddbmm_out, kRealTypes);
 
 }  // namespace ember::kernels

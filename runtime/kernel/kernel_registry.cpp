@@ -10,6 +10,9 @@ namespace {
 
 // Static storage: registration runs before main and must not allocate.
 constexpr size_t kMaxKernels = 2048;
+// Compiles only while KernelEntry's default constructor is constexpr, which
+// makes g_kernels constant-initialized, ready before any registration runs.
+[[maybe_unused]] constexpr KernelEntry kConstantInitializable{};
 KernelEntry g_kernels[kMaxKernels];
 size_t g_num_kernels = 0;
 
@@ -18,7 +21,10 @@ size_t g_num_kernels = 0;
 Error register_kernel(const KernelEntry& entry) {
   for (size_t i = 0; i < g_num_kernels; ++i) {
     if (std::strcmp(g_kernels[i].name, entry.name) == 0) {
-      g_kernels[i] = entry;
+      // Explicit ranks, not static-init order, decide between libraries.
+      if (entry.rank >= g_kernels[i].rank) {
+        g_kernels[i] = entry;
+      }
       return Error::Ok;
     }
   }

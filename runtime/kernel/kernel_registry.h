@@ -22,25 +22,36 @@ using BoxedKernelFn = void (*)(KernelContext& ctx, Span<EValue*> args);
 // Load-time check of a call's arguments; writes why into `why` on failure.
 using KernelArgCheckFn = bool (*)(Span<EValue* const> args, char* why, size_t why_size);
 
+// Which implementation of an operator wins when several libraries register
+// one: a higher rank replaces a lower one whatever the static-init order.
+enum class KernelRank : uint8_t {
+  Portable = 0,   // kernels/portable: the reference for every op
+  Optimized = 1,  // kernels/optimized: SIMD variants that fall back to portable
+};
+
+// Every member has a default so that the registry's static array of entries
+// is constant-initialized: a dynamic initializer for it would run in some
+// unknown order with the kernel libraries' registrations and could wipe them.
 struct KernelEntry {
-  const char* name;
-  BoxedKernelFn fn;
-  KernelArgCheckFn check_args;
+  const char* name = nullptr;
+  BoxedKernelFn fn = nullptr;
+  KernelArgCheckFn check_args = nullptr;
   // The dtypes the kernel's first tensor input ("self") may have, and which
   // argument that is (-1: the kernel takes no tensor input).
-  DtypeMask self_dtypes;
-  int self_index;
+  DtypeMask self_dtypes = 0;
+  int self_index = -1;
   // The dtypes every tensor argument, outs included, may have: the element
   // types the kernel library is built for.
-  DtypeMask tensor_dtypes;
+  DtypeMask tensor_dtypes = 0;
   // How many of a call's values the kernel takes (the rest are the call's
   // returns), and which of those are outs (bit i: argument i is a Tensor&).
-  uint32_t num_params;
-  uint64_t out_args;
+  uint32_t num_params = 0;
+  uint64_t out_args = 0;
   // Whether the kernel reads and writes through strides, so tensors in any
   // dim order will do. The executor gives other kernels row-major twins of
   // tensors in other dim orders (channels-last), copying in and out.
-  bool strided;
+  bool strided = false;
+  KernelRank rank = KernelRank::Portable;
 };
 
 // Load-time check that a call's self dtype, and every tensor's dtype, are ones
@@ -49,8 +60,10 @@ struct KernelEntry {
 bool check_kernel_dtypes(const KernelEntry& entry, Span<EValue* const> args, char* why,
                          size_t why_size);
 
-// Adds a kernel; a later registration of the same name replaces the earlier
-// one (so an optimized library may override portable kernels).
+// Adds a kernel. For a name already registered, an entry of higher or equal
+// rank replaces the existing one (equal rank: the later wins, so a test can
+// plant its own kernel) and one of lower rank is ignored, so an optimized
+// library overrides portable kernels whichever static initializer runs first.
 Error register_kernel(const KernelEntry& entry);
 // Null when no kernel has that name.
 const KernelEntry* find_kernel(const char* name);
@@ -197,11 +210,12 @@ struct KernelWrapper<void (*)(KernelContext&, Args...), fn> {
 // Builds the registry entry for a typed kernel function.
 template <typename F, F fn>
 constexpr KernelEntry make_kernel_entry(const char* name, DtypeMask self_dtypes, bool strided,
-                                        DtypeMask tensor_dtypes = kAllTypes) {
+                                        DtypeMask tensor_dtypes = kAllTypes,
+                                        KernelRank rank = KernelRank::Portable) {
   using Wrapper = detail::KernelWrapper<F, fn>;
   return KernelEntry{name, &Wrapper::call, &Wrapper::check_args, self_dtypes,
                      Wrapper::kSelfIndex, tensor_dtypes, Wrapper::kNumArgs, Wrapper::kOutArgs,
-                     strided};
+                     strided, rank};
 }
 
 }  // namespace ember
@@ -219,3 +233,13 @@ constexpr KernelEntry make_kernel_entry(const char* name, DtypeMask self_dtypes,
   static const ::ember::Error EMBER_CONCAT_(ember_kernel_reg_, __LINE__) =        \
       ::ember::register_kernel(                                                   \
           ::ember::make_kernel_entry<decltype(&fn), &fn>(name, (self_dtypes), true))
+
+// Registers an optimized kernel: it outranks the portable kernel of the same
+// name, so it is the one found whatever order the libraries initialize in. It
+// must declare the same dtypes as the portable kernel it replaces (calling
+// that kernel for the cases it does not speed up), so that load-time dtype
+// checks do not depend on which libraries are linked.
+#define EMBER_REGISTER_OPTIMIZED_KERNEL(name, fn, self_dtypes)                    \
+  static const ::ember::Error EMBER_CONCAT_(ember_kernel_reg_, __LINE__) =        \
+      ::ember::register_kernel(::ember::make_kernel_entry<decltype(&fn), &fn>(    \
+          name, (self_dtypes), false, ::ember::kAllTypes, ::ember::KernelRank::Optimized))

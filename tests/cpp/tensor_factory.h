@@ -70,6 +70,8 @@ class KernelCall {
   // Runs `name` and returns the context (check failed()). Fails the test if
   // the kernel is not registered or rejects the argument kinds.
   KernelContext run(const char* name);
+  // The same in a context the caller sets up (thread pool, temp memory).
+  void run_in(const char* name, KernelContext& ctx);
 
  private:
   KernelCall& push(EValue v) {
@@ -157,11 +159,16 @@ inline KernelCall& KernelCall::tensors(std::vector<Tensor*> list, bool optional)
 
 inline KernelContext KernelCall::run(const char* name) {
   KernelContext ctx;
+  run_in(name, ctx);
+  return ctx;
+}
+
+inline void KernelCall::run_in(const char* name, KernelContext& ctx) {
   const KernelEntry* entry = find_kernel(name);
   if (entry == nullptr) {
     ADD_FAILURE() << "kernel " << name << " is not registered";
     ctx.fail(Error::OperatorMissing, "missing");
-    return ctx;
+    return;
   }
   std::vector<EValue*> args;
   for (auto& v : values_) args.push_back(v.get());
@@ -169,10 +176,9 @@ inline KernelContext KernelCall::run(const char* name) {
   if (!entry->check_args(Span<EValue* const>(args.data(), args.size()), why, sizeof(why))) {
     ADD_FAILURE() << name << ": " << why;
     ctx.fail(Error::InvalidProgram, "bad args");
-    return ctx;
+    return;
   }
   entry->fn(ctx, Span<EValue*>(args.data(), args.size()));
-  return ctx;
 }
 
 }  // namespace ember::testing

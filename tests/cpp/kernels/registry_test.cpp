@@ -77,5 +77,67 @@ TEST(KernelRegistry, PortableDeclarationsFollowPyTorch) {
             std::string::npos);
 }
 
+// Two kernels for the ranking tests: which one ran shows in the output.
+void fill_one_out(KernelContext& ctx, const Tensor& in, Tensor& out) {
+  out.mutable_data_ptr<float>()[0] = 1.0f;
+}
+void fill_two_out(KernelContext& ctx, const Tensor& in, Tensor& out) {
+  out.mutable_data_ptr<float>()[0] = 2.0f;
+}
+
+KernelEntry ranked_entry(const char* name, bool two, KernelRank rank) {
+  return two ? make_kernel_entry<decltype(&fill_two_out), &fill_two_out>(
+                   name, kAllTypes, false, kAllTypes, rank)
+             : make_kernel_entry<decltype(&fill_one_out), &fill_one_out>(
+                   name, kAllTypes, false, kAllTypes, rank);
+}
+
+// Which of the two kernels `name` runs.
+float run_ranked(const char* name) {
+  testing::OwnedTensor in(ScalarType::Float, {1}), out(ScalarType::Float, {1});
+  out.data<float>()[0] = 0.0f;
+  testing::KernelCall().tensor(in.tensor()).tensor(out.tensor()).run(name);
+  return out.data<float>()[0];
+}
+
+TEST(KernelRegistry, OptimizedRegisteredAfterPortableReplacesIt) {
+  ASSERT_EQ(register_kernel(ranked_entry("test::ranked_a.out", false, KernelRank::Portable)),
+            Error::Ok);
+  EXPECT_EQ(run_ranked("test::ranked_a.out"), 1.0f);
+  ASSERT_EQ(register_kernel(ranked_entry("test::ranked_a.out", true, KernelRank::Optimized)),
+            Error::Ok);
+  EXPECT_EQ(run_ranked("test::ranked_a.out"), 2.0f);
+  EXPECT_EQ(find_kernel("test::ranked_a.out")->rank, KernelRank::Optimized);
+}
+
+TEST(KernelRegistry, PortableRegisteredAfterOptimizedDoesNotReplaceIt) {
+  const size_t before = num_registered_kernels();
+  ASSERT_EQ(register_kernel(ranked_entry("test::ranked_b.out", true, KernelRank::Optimized)),
+            Error::Ok);
+  ASSERT_EQ(register_kernel(ranked_entry("test::ranked_b.out", false, KernelRank::Portable)),
+            Error::Ok);
+  EXPECT_EQ(run_ranked("test::ranked_b.out"), 2.0f);
+  EXPECT_EQ(find_kernel("test::ranked_b.out")->rank, KernelRank::Optimized);
+  EXPECT_EQ(num_registered_kernels(), before + 1);  // one entry per name
+}
+
+TEST(KernelRegistry, EqualRankLaterRegistrationWins) {
+  for (KernelRank rank : {KernelRank::Portable, KernelRank::Optimized}) {
+    const char* name =
+        rank == KernelRank::Portable ? "test::ranked_c.out" : "test::ranked_d.out";
+    ASSERT_EQ(register_kernel(ranked_entry(name, false, rank)), Error::Ok);
+    ASSERT_EQ(register_kernel(ranked_entry(name, true, rank)), Error::Ok);
+    EXPECT_EQ(run_ranked(name), 2.0f);
+    ASSERT_EQ(register_kernel(ranked_entry(name, false, rank)), Error::Ok);
+    EXPECT_EQ(run_ranked(name), 1.0f);
+  }
+}
+
+TEST(KernelRegistry, PortableKernelsRankPortable) {
+  const KernelEntry* add = find_kernel("aten::add.out");
+  ASSERT_NE(add, nullptr);
+  EXPECT_EQ(add->rank, KernelRank::Portable);
+}
+
 }  // namespace
 }  // namespace ember

@@ -1,0 +1,323 @@
+// ember_gemm_bench: GFLOP/s of every f32 GEMM variant this CPU supports, at 1
+// and 2 threads, against the portable kernel and against this CPU's FMA peak
+// measured in the same run. Not a test: run it by hand (bench/README.md).
+//
+//   ember_gemm_bench [--seconds S] [--sizes MxNxK,MxNxK,...] [--threads 1,2] [--temp]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "extension/threadpool/worker_pool.h"
+#include "kernels/optimized/cpu_features.h"
+#include "kernels/optimized/f32-gemm/f32_gemm.h"
+#include "kernels/portable/matmul_ops.h"
+#include "runtime/executor/memory_allocator.h"
+#include "runtime/kernel/kernel_context.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#elif defined(__aarch64__)
+#include <arm_neon.h>
+#endif
+
+namespace ember {
+namespace {
+
+using kernels::optimized::F32GemmConfig;
+using kernels::optimized::F32GemmProblem;
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// --- FMA peak: independent FMA chains, more than latency x pipes, so the
+// FMA units never wait; flops counted as 2 per lane per FMA. ---
+
+#if defined(__x86_64__)
+// Twelve accumulators as named variables (an array would live in memory), an
+// empty asm after each round so the compiler keeps every FMA.
+__attribute__((target("avx2,fma"))) double fma_peak_run(long iters) {
+  __m256 c0 = _mm256_set1_ps(0.0f), c1 = _mm256_set1_ps(0.1f), c2 = _mm256_set1_ps(0.2f),
+         c3 = _mm256_set1_ps(0.3f), c4 = _mm256_set1_ps(0.4f), c5 = _mm256_set1_ps(0.5f),
+         c6 = _mm256_set1_ps(0.6f), c7 = _mm256_set1_ps(0.7f), c8 = _mm256_set1_ps(0.8f),
+         c9 = _mm256_set1_ps(0.9f), c10 = _mm256_set1_ps(1.0f), c11 = _mm256_set1_ps(1.1f);
+  const __m256 x = _mm256_set1_ps(0.999999f);
+  const __m256 y = _mm256_set1_ps(1e-7f);
+  const auto t0 = Clock::now();
+  for (long it = 0; it < iters; ++it) {
+    c0 = _mm256_fmadd_ps(c0, x, y);
+    c1 = _mm256_fmadd_ps(c1, x, y);
+    c2 = _mm256_fmadd_ps(c2, x, y);
+    c3 = _mm256_fmadd_ps(c3, x, y);
+    c4 = _mm256_fmadd_ps(c4, x, y);
+    c5 = _mm256_fmadd_ps(c5, x, y);
+    c6 = _mm256_fmadd_ps(c6, x, y);
+    c7 = _mm256_fmadd_ps(c7, x, y);
+    c8 = _mm256_fmadd_ps(c8, x, y);
+    c9 = _mm256_fmadd_ps(c9, x, y);
+    c10 = _mm256_fmadd_ps(c10, x, y);
+    c11 = _mm256_fmadd_ps(c11, x, y);
+    __asm__ volatile("" : "+x"(c0), "+x"(c1), "+x"(c2), "+x"(c3), "+x"(c4), "+x"(c5), "+x"(c6),
+                     "+x"(c7), "+x"(c8), "+x"(c9), "+x"(c10), "+x"(c11));
+  }
+  const double s = seconds_since(t0);
+  __m256 sum = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(c0, c1), _mm256_add_ps(c2, c3)),
+                             _mm256_add_ps(_mm256_add_ps(c4, c5), _mm256_add_ps(c6, c7)));
+  sum = _mm256_add_ps(sum, _mm256_add_ps(_mm256_add_ps(c8, c9), _mm256_add_ps(c10, c11)));
+  float sink[8];
+  _mm256_storeu_ps(sink, sum);
+  if (sink[0] == 12345.0f) std::printf(" ");
+  return static_cast<double>(iters) * 12 * 8 * 2 / s / 1e9;
+}
+bool fma_peak_available() {
+  return detect_cpu_features().has(kCpuAvx2 | kCpuFma | kCpuOsYmm);
+}
+const char* fma_peak_what() { return "AVX2 FMA, 12 chains of 8 lanes"; }
+#elif defined(__aarch64__)
+// Sixteen accumulators: 4-cycle FMLA latency x up to 4 pipes on big cores.
+double fma_peak_run(long iters) {
+  float32x4_t c0 = vdupq_n_f32(0.0f), c1 = vdupq_n_f32(0.1f), c2 = vdupq_n_f32(0.2f),
+              c3 = vdupq_n_f32(0.3f), c4 = vdupq_n_f32(0.4f), c5 = vdupq_n_f32(0.5f),
+              c6 = vdupq_n_f32(0.6f), c7 = vdupq_n_f32(0.7f), c8 = vdupq_n_f32(0.8f),
+              c9 = vdupq_n_f32(0.9f), c10 = vdupq_n_f32(1.0f), c11 = vdupq_n_f32(1.1f),
+              c12 = vdupq_n_f32(1.2f), c13 = vdupq_n_f32(1.3f), c14 = vdupq_n_f32(1.4f),
+              c15 = vdupq_n_f32(1.5f);
+  const float32x4_t x = vdupq_n_f32(0.999999f);
+  const float32x4_t y = vdupq_n_f32(1e-7f);
+  const auto t0 = Clock::now();
+  for (long it = 0; it < iters; ++it) {
+    c0 = vfmaq_f32(y, c0, x);
+    c1 = vfmaq_f32(y, c1, x);
+    c2 = vfmaq_f32(y, c2, x);
+    c3 = vfmaq_f32(y, c3, x);
+    c4 = vfmaq_f32(y, c4, x);
+    c5 = vfmaq_f32(y, c5, x);
+    c6 = vfmaq_f32(y, c6, x);
+    c7 = vfmaq_f32(y, c7, x);
+    c8 = vfmaq_f32(y, c8, x);
+    c9 = vfmaq_f32(y, c9, x);
+    c10 = vfmaq_f32(y, c10, x);
+    c11 = vfmaq_f32(y, c11, x);
+    c12 = vfmaq_f32(y, c12, x);
+    c13 = vfmaq_f32(y, c13, x);
+    c14 = vfmaq_f32(y, c14, x);
+    c15 = vfmaq_f32(y, c15, x);
+    __asm__ volatile("" : "+w"(c0), "+w"(c1), "+w"(c2), "+w"(c3), "+w"(c4), "+w"(c5), "+w"(c6),
+                     "+w"(c7), "+w"(c8), "+w"(c9), "+w"(c10), "+w"(c11), "+w"(c12), "+w"(c13),
+                     "+w"(c14), "+w"(c15));
+  }
+  const double s = seconds_since(t0);
+  float32x4_t sum = vaddq_f32(vaddq_f32(vaddq_f32(c0, c1), vaddq_f32(c2, c3)),
+                              vaddq_f32(vaddq_f32(c4, c5), vaddq_f32(c6, c7)));
+  sum = vaddq_f32(sum, vaddq_f32(vaddq_f32(vaddq_f32(c8, c9), vaddq_f32(c10, c11)),
+                                 vaddq_f32(vaddq_f32(c12, c13), vaddq_f32(c14, c15))));
+  if (vgetq_lane_f32(sum, 0) == 12345.0f) std::printf(" ");
+  return static_cast<double>(iters) * 16 * 4 * 2 / s / 1e9;
+}
+bool fma_peak_available() { return true; }
+const char* fma_peak_what() { return "NEON FMLA, 16 chains of 4 lanes"; }
+#else
+double fma_peak_run(long) { return 0.0; }
+bool fma_peak_available() { return false; }
+const char* fma_peak_what() { return "none"; }
+#endif
+
+// Best of many short runs (about 2 ms each, for up to `seconds`): on a shared
+// machine a long run is always cut by other processes, a short one often not.
+double measure_peak(double seconds) {
+  if (!fma_peak_available()) return 0.0;
+  long iters = 1 << 12;
+  while (true) {
+    const auto t0 = Clock::now();
+    fma_peak_run(iters);
+    if (seconds_since(t0) > 0.002 || iters > (1l << 30)) break;
+    iters *= 2;
+  }
+  double best = 0.0;
+  const auto start = Clock::now();
+  for (int rep = 0; rep < 1000 && (rep < 20 || seconds_since(start) < seconds); ++rep) {
+    best = std::max(best, fma_peak_run(iters));
+  }
+  return best;
+}
+
+// --- GEMM timing ---
+
+struct Size {
+  int m, n, k;
+  const char* what;
+};
+
+struct Buffers {
+  std::vector<float> a, b, c;
+  Buffers(int m, int n, int k)
+      : a(static_cast<size_t>(m) * k), b(static_cast<size_t>(k) * n), c(static_cast<size_t>(m) * n) {
+    std::mt19937 gen(42);
+    std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+    for (float& x : a) x = d(gen);
+    for (float& x : b) x = d(gen);
+  }
+};
+
+// Runs fn until `seconds` have passed (at least 3 times after a warm-up run)
+// and returns the best time of one run: the least disturbed by other load.
+template <typename F>
+double best_time(double seconds, F&& fn) {
+  fn();
+  double best = 1e30;
+  const auto start = Clock::now();
+  int runs = 0;
+  while (runs < 3 || seconds_since(start) < seconds) {
+    const auto t0 = Clock::now();
+    fn();
+    best = std::min(best, seconds_since(t0));
+    ++runs;
+    if (runs >= 1000) break;
+  }
+  return best;
+}
+
+double gemm_gflops(const Size& s, double secs) { return 2.0 * s.m * s.n * s.k / secs / 1e9; }
+
+std::vector<Size> parse_sizes(const char* arg) {
+  std::vector<Size> out;
+  std::string text(arg);
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find(',', pos);
+    if (end == std::string::npos) end = text.size();
+    int m = 0, n = 0, k = 0;
+    if (std::sscanf(text.substr(pos, end - pos).c_str(), "%dx%dx%d", &m, &n, &k) == 3 && m > 0 &&
+        n > 0 && k > 0) {
+      out.push_back({m, n, k, "custom"});
+    } else {
+      std::fprintf(stderr, "bad size %s (want MxNxK)\n", text.substr(pos, end - pos).c_str());
+      std::exit(2);
+    }
+    pos = end + 1;
+  }
+  return out;
+}
+
+int main_impl(int argc, char** argv) {
+  double seconds = 0.5;
+  bool use_temp = false;
+  std::vector<int> thread_counts = {1, 2};
+  std::vector<Size> sizes = {
+      {64, 64, 64, "small square"},
+      {256, 256, 256, "square"},
+      {512, 512, 512, "square"},
+      {1024, 1024, 1024, "square"},
+      {49, 1024, 1280, "7x7 feature map, 1x1 conv / linear 1280->1024"},
+      {196, 1536, 384, "ViT-S/16 MLP up (196 tokens)"},
+      {128, 768, 768, "BERT-base projection (128 tokens)"},
+      {1, 1024, 1024, "M=1 GEMV (decode linear)"},
+      {1, 4096, 1024, "M=1 GEMV, wide"},
+  };
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) {
+      seconds = std::atof(argv[++i]);
+    } else if (std::strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) {
+      sizes = parse_sizes(argv[++i]);
+    } else if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
+      thread_counts.clear();
+      for (const char* p = argv[++i]; *p != '\0';) {
+        thread_counts.push_back(std::atoi(p));
+        while (*p != '\0' && *p != ',') ++p;
+        if (*p == ',') ++p;
+      }
+    } else if (std::strcmp(argv[i], "--temp") == 0) {
+      use_temp = true;
+    } else {
+      std::fprintf(stderr,
+                   "usage: %s [--seconds S] [--sizes MxNxK,...] [--threads 1,2] [--temp]\n",
+                   argv[0]);
+      return 2;
+    }
+  }
+
+  char features[128];
+  format_cpu_features(detect_cpu_features(), features, sizeof(features));
+  std::printf("cpu features: %s\n", features);
+  std::printf("selected f32 gemm variant: %s (EMBER_FORCE_ISA / EMBER_CPU_FEATURES_MASK apply)\n",
+              kernels::optimized::f32_gemm_config().name);
+  double peak = measure_peak(1.0);
+  std::printf("measured FMA peak, 1 thread: %.1f GFLOP/s (%s)\n", peak, fma_peak_what());
+  std::printf("timing: best of runs over %.2f s per cell; %% peak = GFLOP/s / (threads x 1-thread "
+              "peak)%s\n\n",
+              seconds, use_temp ? "; temp memory given (B packed once)" : "");
+
+  std::vector<const F32GemmConfig*> variants;
+  for (size_t i = 0; i < kernels::optimized::f32_gemm_num_variants(); ++i) {
+    const F32GemmConfig& v = kernels::optimized::f32_gemm_variant(i);
+    if (kernels::optimized::f32_gemm_variant_supported(v)) variants.push_back(&v);
+  }
+
+  std::vector<uint8_t> temp_memory(use_temp ? (64u << 20) : 0);
+  MemoryAllocator temp(temp_memory.data(), temp_memory.size());
+
+  std::printf("%-16s %-9s %7s %10s %7s  %s\n", "MxNxK", "variant", "threads", "GFLOP/s", "%peak",
+              "");
+  for (const Size& s : sizes) {
+    Buffers buf(s.m, s.n, s.k);
+    char label[48];
+    std::snprintf(label, sizeof(label), "%dx%dx%d", s.m, s.n, s.k);
+
+    // Portable: the reference kernel, single-threaded (it has no pool path).
+    {
+      int32_t as[] = {s.m, s.k}, bs[] = {s.k, s.n}, cs[] = {s.m, s.n};
+      uint8_t order[] = {0, 1};
+      int32_t st_a[2], st_b[2], st_c[2];
+      Tensor a(ScalarType::Float, 2, as, order, st_a, buf.a.data(), buf.a.size() * 4,
+               TensorShapeDynamism::Static);
+      Tensor b(ScalarType::Float, 2, bs, order, st_b, buf.b.data(), buf.b.size() * 4,
+               TensorShapeDynamism::Static);
+      Tensor c(ScalarType::Float, 2, cs, order, st_c, buf.c.data(), buf.c.size() * 4,
+               TensorShapeDynamism::Static);
+      KernelContext ctx;
+      const double t = best_time(seconds, [&] { kernels::portable::mm_out(ctx, a, b, c); });
+      const double g = gemm_gflops(s, t);
+      std::printf("%-16s %-9s %7d %10.1f %6.1f%%  %s\n", label, "portable", 1, g,
+                  peak > 0 ? 100.0 * g / peak : 0.0, s.what);
+    }
+    for (int threads : thread_counts) {
+      WorkerPool pool(static_cast<size_t>(threads));
+      for (const F32GemmConfig* v : variants) {
+        F32GemmProblem p;
+        p.m = static_cast<size_t>(s.m);
+        p.n = static_cast<size_t>(s.n);
+        p.k = static_cast<size_t>(s.k);
+        p.a = buf.a.data();
+        p.lda = p.k;
+        p.b = buf.b.data();
+        p.ldb = p.n;
+        p.c = buf.c.data();
+        p.ldc = p.n;
+        const double t = best_time(seconds, [&] {
+          temp.reset();
+          KernelContext ctx(use_temp ? &temp : nullptr, threads > 1 ? &pool : nullptr);
+          kernels::optimized::f32_gemm(*v, p, &ctx);
+        });
+        const double g = gemm_gflops(s, t);
+        std::printf("%-16s %-9s %7d %10.1f %6.1f%%\n", label, v->name, threads, g,
+                    peak > 0 ? 100.0 * g / (peak * threads) : 0.0);
+      }
+    }
+    std::fflush(stdout);
+  }
+  // Load changes while the benchmark runs: measure the peak again, so that a
+  // reader can see how far the reference moved (the table used the first).
+  std::printf("\nFMA peak measured again at the end: %.1f GFLOP/s\n", measure_peak(1.0));
+  return 0;
+}
+
+}  // namespace
+}  // namespace ember
+
+int main(int argc, char** argv) { return ember::main_impl(argc, argv); }

@@ -1,0 +1,142 @@
+// CPU feature detection for kernel variant selection (see cpu_features.h).
+#include "kernels/optimized/cpu_features.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+#if defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
+#endif
+
+namespace ember {
+namespace {
+
+#if defined(__x86_64__) || defined(__i386__)
+// XCR0 through xgetbv, written as asm so that this file needs no -mxsave.
+uint64_t read_xcr0() {
+  uint32_t eax = 0, edx = 0;
+  __asm__ volatile("xgetbv" : "=a"(eax), "=d"(edx) : "c"(0));
+  return (static_cast<uint64_t>(edx) << 32) | eax;
+}
+
+uint32_t detect_x86() {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0) return 0;
+  uint32_t bits = 0;
+  const bool avx = (ecx & (1u << 28)) != 0;
+  const bool osxsave = (ecx & (1u << 27)) != 0;
+  if (ecx & (1u << 12)) bits |= kCpuFma;
+  if (ecx & (1u << 29)) bits |= kCpuF16c;
+  // XCR0 bit 1: SSE (XMM) state, bit 2: AVX (upper YMM) state. xgetbv is only
+  // valid when the OS has enabled XSAVE (OSXSAVE).
+  if (avx && osxsave && (read_xcr0() & 0x6) == 0x6) bits |= kCpuOsYmm;
+  unsigned max_leaf = __get_cpuid_max(0, nullptr);
+  if (max_leaf >= 7) {
+    __cpuid_count(7, 0, eax, ebx, ecx, edx);
+    if (ebx & (1u << 5)) bits |= kCpuAvx2;
+  }
+  return bits;
+}
+#endif
+
+#if defined(__aarch64__) && defined(__linux__)
+// The kernel's HWCAP bit numbers (arch/arm64/include/uapi/asm/hwcap.h), spelt
+// here because older libc headers lack the newer ones.
+constexpr unsigned long kHwcapAsimd = 1ul << 1;
+constexpr unsigned long kHwcapAsimddp = 1ul << 20;
+constexpr unsigned long kHwcap2I8mm = 1ul << 13;
+
+uint32_t detect_aarch64() {
+  const unsigned long hwcap = getauxval(AT_HWCAP);
+  const unsigned long hwcap2 = getauxval(AT_HWCAP2);
+  uint32_t bits = 0;
+  if (hwcap & kHwcapAsimd) bits |= kCpuNeon;
+  if (hwcap & kHwcapAsimddp) bits |= kCpuDotprod;
+  if (hwcap2 & kHwcap2I8mm) bits |= kCpuI8mm;
+  return bits;
+}
+#endif
+
+constexpr uint32_t kX86Bits = kCpuAvx2 | kCpuFma | kCpuF16c | kCpuOsYmm;
+
+struct FeatureName {
+  uint32_t bit;
+  const char* name;
+};
+constexpr FeatureName kFeatureNames[] = {
+    {kCpuAvx2, "avx2"}, {kCpuFma, "fma"},         {kCpuF16c, "f16c"}, {kCpuOsYmm, "os-ymm"},
+    {kCpuNeon, "neon"}, {kCpuDotprod, "dotprod"}, {kCpuI8mm, "i8mm"},
+};
+
+}  // namespace
+
+bool CpuFeatures::has(uint32_t mask) const { return (bits & mask) == mask; }
+
+CpuFeatures detect_cpu_features() {
+  CpuFeatures f;
+#if defined(__x86_64__) || defined(__i386__)
+  f.bits = detect_x86();
+#elif defined(__aarch64__)
+#if defined(__linux__)
+  f.bits = detect_aarch64();
+#else
+  // Advanced SIMD is part of the AArch64 base architecture.
+  f.bits = kCpuNeon;
+#endif
+#endif
+  return f;
+}
+
+CpuFeatures restrict_cpu_features(CpuFeatures detected, const char* force_isa,
+                                  const char* features_mask) {
+  CpuFeatures f = detected;
+  if (force_isa != nullptr && force_isa[0] != '\0') {
+    if (std::strcmp(force_isa, "scalar") == 0) {
+      f.bits = 0;
+    } else if (std::strcmp(force_isa, "avx2") == 0) {
+      f.bits &= kX86Bits;
+    } else if (std::strcmp(force_isa, "neon") == 0) {
+      f.bits &= kCpuNeon;
+    } else {
+      std::fprintf(stderr, "ember: EMBER_FORCE_ISA=%s is not one of scalar, avx2, neon; ignored\n",
+                   force_isa);
+    }
+  }
+  if (features_mask != nullptr && features_mask[0] != '\0') {
+    char* end = nullptr;
+    const unsigned long mask = std::strtoul(features_mask, &end, 0);
+    if (end != nullptr && *end == '\0') {
+      f.bits &= static_cast<uint32_t>(mask);
+    } else {
+      std::fprintf(stderr, "ember: EMBER_CPU_FEATURES_MASK=%s is not a number; ignored\n",
+                   features_mask);
+    }
+  }
+  return f;
+}
+
+const CpuFeatures& cpu_features() {
+  // A function-local static: initialized once, thread-safely, without heap.
+  static const CpuFeatures features = restrict_cpu_features(
+      detect_cpu_features(), std::getenv("EMBER_FORCE_ISA"), std::getenv("EMBER_CPU_FEATURES_MASK"));
+  return features;
+}
+
+const char* format_cpu_features(CpuFeatures features, char* buf, uint32_t size) {
+  if (size == 0) return buf;
+  buf[0] = '\0';
+  size_t used = 0;
+  for (const FeatureName& f : kFeatureNames) {
+    if (!features.has(f.bit)) continue;
+    const int n = std::snprintf(buf + used, size - used, "%s%s", used == 0 ? "" : " ", f.name);
+    if (n < 0 || static_cast<size_t>(n) >= size - used) break;
+    used += static_cast<size_t>(n);
+  }
+  return buf;
+}
+
+}  // namespace ember

@@ -1,0 +1,52 @@
+// What the CPU this process runs on can do, detected once: the ISA extensions
+// that decide which variant of each optimized kernel family runs.
+#pragma once
+
+#include <cstdint>
+
+namespace ember {
+
+// One bit per feature a kernel variant may require.
+enum CpuFeature : uint32_t {
+  // x86-64. kCpuOsYmm: the OS saves the upper halves of the YMM registers on a
+  // context switch (XCR0 bits 1 and 2); without it AVX code must not run even
+  // where CPUID reports AVX2.
+  kCpuAvx2 = 1u << 0,
+  kCpuFma = 1u << 1,
+  kCpuF16c = 1u << 2,
+  kCpuOsYmm = 1u << 3,
+  // AArch64 (HWCAP): Advanced SIMD, SDOT/UDOT, SMMLA/UMMLA.
+  kCpuNeon = 1u << 8,
+  kCpuDotprod = 1u << 9,
+  kCpuI8mm = 1u << 10,
+};
+
+struct CpuFeatures {
+  uint32_t bits = 0;
+  // Whether every feature in `mask` is present. Defined out of line: this
+  // header is included by files compiled with ISA flags, which must not
+  // emit copies of functions that other files share.
+  bool has(uint32_t mask) const;
+};
+
+// Asks the hardware and the OS (cpuid and xgetbv on x86-64, getauxval on
+// AArch64); not cached, ignores the environment.
+CpuFeatures detect_cpu_features();
+
+// The features kernels select variants by: detect_cpu_features(), computed on
+// first use, then narrowed by the environment so that tests and benchmarks
+// can force a lower variant:
+//   EMBER_FORCE_ISA=scalar|avx2|neon  use nothing above that level
+//   EMBER_CPU_FEATURES_MASK=0x...     keep only these CpuFeature bits
+// Either can only remove features; neither adds one the CPU lacks.
+const CpuFeatures& cpu_features();
+
+// Applies the two variables' values (either may be null) to `detected`;
+// exposed for tests.
+CpuFeatures restrict_cpu_features(CpuFeatures detected, const char* force_isa,
+                                  const char* features_mask);
+
+// "avx2 fma f16c os-ymm" etc. into buf (empty string for none); returns buf.
+const char* format_cpu_features(CpuFeatures features, char* buf, uint32_t size);
+
+}  // namespace ember

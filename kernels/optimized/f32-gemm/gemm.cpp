@@ -1,0 +1,385 @@
+// The f32 GEMM driver: variant selection, packing, cache blocking and the
+// split over the thread pool. Compiled without ISA flags; only the
+// microkernels it calls through F32GemmConfig use AVX2 or NEON.
+//
+// Loop order, per task (a range of (batch, N block, M chunk) tiles):
+//   for each K block of kc:          pack B's kc x nc block into nr-wide panels
+//     for each row tile of mr rows:  (in L2), reused by every row tile; copy
+//       for each panel of nr:        the tile's mr x kc slice of A into
+//         microkernel                contiguous rows (in L1), reused by every
+//                                    panel of the block.
+// This is Goto's loop nest with the roles of the caches turned round: the B
+// block (128 KiB on AVX2) is what L2 holds, A's micro-slice what L1 holds, so
+// no MC block of A is kept in L2 (BLIS's zen3 MC = 144 plays the part our nc
+// plays). The order needs two bounded buffers per task and nothing else.
+//
+// Memory: the buffers live on the task's stack (136 KiB at most, whatever
+// the problem). The heap is never touched, and temp memory from the caller
+// (ctx.allocate_temp, which Method does not size for kernels today) is only
+// an optimisation: B packed once for all threads when they split M. A path
+// that reads B unpacked is kept for m <= 8 only (GEMV, 4 rows per pass),
+// where it is the fast one: a packed panel would serve too few rows, so B is
+// streamed in memory order instead.
+#include <cstdint>
+#include <cstring>
+
+#include "kernels/optimized/cpu_features.h"
+#include "kernels/optimized/f32-gemm/f32_gemm.h"
+#include "runtime/kernel/kernel_context.h"
+
+namespace ember::kernels::optimized {
+
+// Defined by the variant files CMake compiles for this architecture.
+extern const F32GemmConfig kF32GemmScalarConfig;
+#if defined(__x86_64__)
+extern const F32GemmConfig kF32GemmAvx2Config;
+#endif
+#if defined(__aarch64__)
+extern const F32GemmConfig kF32GemmNeonConfig;
+#endif
+
+namespace {
+
+const F32GemmConfig* const kVariants[] = {
+#if defined(__x86_64__)
+    &kF32GemmAvx2Config,
+#endif
+#if defined(__aarch64__)
+    &kF32GemmNeonConfig,
+#endif
+    &kF32GemmScalarConfig,
+};
+constexpr size_t kNumVariants = sizeof(kVariants) / sizeof(kVariants[0]);
+
+// Below this many flops (2 m n k) a problem stays on the calling thread: waking
+// a worker costs microseconds, as much as the whole product.
+constexpr size_t kMinParallelFlops = size_t{1} << 20;
+
+// Up to this many rows B is streamed (kF32GemvMaxRows rows per pass) rather
+// than packed: a packed panel would serve one or two row tiles only, and
+// packing, which does not overlap the arithmetic, would cost as much as them.
+constexpr size_t kGemvMaxM = 8;
+
+size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
+size_t round_up(size_t a, size_t b) { return ceil_div(a, b) * b; }
+size_t min_of(size_t a, size_t b) { return a < b ? a : b; }
+
+// How a problem is cut up; the same for every task.
+struct Plan {
+  size_t kc = 0;        // K block (balanced: blocks differ by at most one)
+  size_t k_blocks = 0;
+  size_t nc = 0;        // N block, a multiple of nr
+  size_t n_blocks = 0;
+  size_t m_tiles = 0;   // row tiles of mr rows
+  size_t m_chunks = 1;  // row-tile ranges per (batch, N block): tiles of the split
+  // B of every batch packed once into temp memory (ceil(n / nr) panels of
+  // k x nr each per batch), or null: each task packs its own blocks.
+  const float* prepacked = nullptr;
+  size_t prepacked_panel_stride = 0;
+  size_t prepacked_batch_stride = 0;
+
+  size_t num_tiles(size_t batch) const { return batch * n_blocks * m_chunks; }
+};
+
+// Rows [begin, end) of one (batch, N block): all of its K blocks.
+void run_block(const F32GemmConfig& cfg, const F32GemmProblem& p, const Plan& plan, size_t bi,
+               size_t jb, size_t row_begin, size_t row_end, float* pack, float* a_pack) {
+  const size_t mr = cfg.mr;
+  const size_t nr = cfg.nr;
+  const size_t j0 = jb * plan.nc;
+  const size_t n_cur = min_of(plan.nc, p.n - j0);
+  const size_t panels = ceil_div(n_cur, nr);
+  const float* a = p.a + bi * p.a_batch_stride;
+  const float* b = p.b + bi * p.b_batch_stride;
+  float* c = p.c + bi * p.c_batch_stride;
+  F32GemmEpilogue ep{p.alpha, p.beta, nullptr, p.self_row_stride, p.self_col_stride};
+  const float* self = p.beta != 0.0f ? p.self + static_cast<ptrdiff_t>(bi) * p.self_batch_stride
+                                     : nullptr;
+
+  for (size_t kb = 0; kb < plan.k_blocks; ++kb) {
+    const size_t k0 = kb * plan.kc;
+    const size_t kc = min_of(plan.kc, p.k - k0);
+    const uint32_t flags = (kb > 0 ? kF32GemmAccumulate : 0u) |
+                           (kb + 1 == plan.k_blocks ? kF32GemmFinal : 0u);
+    // Where panel q of this block starts.
+    const float* panel0 = nullptr;
+    size_t panel_stride = 0;
+    if (plan.prepacked != nullptr) {
+      panel0 = plan.prepacked + bi * plan.prepacked_batch_stride +
+               (j0 / nr) * plan.prepacked_panel_stride + k0 * nr;
+      panel_stride = plan.prepacked_panel_stride;
+    } else {
+      f32_gemm_pack_b(kc, n_cur, nr, b + k0 * p.ldb + j0, p.ldb, pack, kc * nr);
+      panel0 = pack;
+      panel_stride = kc * nr;
+    }
+
+    for (size_t i = row_begin; i < row_end; i += mr) {
+      const size_t mr_cur = min_of(mr, row_end - i);
+      // The tile's A slice (mr_cur x kc) copied into contiguous rows, which
+      // then stay in L1 for all of the block's panels. Read in place, A's
+      // rows are mr short runs far apart, which the hardware prefetcher does
+      // not follow; the copy reads them with many misses in flight.
+      for (size_t r = 0; r < mr_cur; ++r) {
+        std::memcpy(a_pack + r * kc, a + (i + r) * p.lda + k0, kc * sizeof(float));
+      }
+      const float* a_tile = a_pack;
+      const size_t a_stride = kc;
+      float* c_row = c + i * p.ldc;
+      for (size_t q = 0; q < panels; ++q) {
+        const size_t j = j0 + q * nr;
+        const size_t nr_cur = min_of(nr, p.n - j);
+        const float* w = panel0 + q * panel_stride;
+        // While panel q runs, fetch row q of the next tile's A slice, so the
+        // copy at the start of that tile does not wait on memory.
+        if (q < mr && i + mr + q < row_end) {
+          const char* next = reinterpret_cast<const char*>(a + (i + mr + q) * p.lda + k0);
+          for (size_t off = 0; off < kc * sizeof(float); off += 64) __builtin_prefetch(next + off);
+        }
+        if (self != nullptr) {
+          ep.self = self + static_cast<ptrdiff_t>(i) * p.self_row_stride +
+                    static_cast<ptrdiff_t>(j) * p.self_col_stride;
+        }
+        cfg.ukernel(mr_cur, nr_cur, kc, a_tile, a_stride, w, c_row + j, p.ldc, flags, &ep);
+      }
+    }
+  }
+}
+
+// Tiles [begin, end), tile t = ((batch * n_blocks) + N block) * m_chunks + M
+// chunk: consecutive tiles of one (batch, N block) merge into one row range,
+// so its B blocks are packed once per task.
+void run_tiles(const F32GemmConfig& cfg, const F32GemmProblem& p, const Plan& plan, size_t begin,
+               size_t end) {
+  // The task's packing buffer, on its stack: bounded (128 KiB) whatever the
+  // problem, and never from the heap. Left uninitialized; only the part a
+  // block packs is read.
+  alignas(64) float pack[kF32GemmMaxPackFloats];
+  alignas(64) float a_pack[kF32GemmMaxAPackFloats];
+  size_t t = begin;
+  while (t < end) {
+    const size_t per_batch = plan.n_blocks * plan.m_chunks;
+    const size_t bi = t / per_batch;
+    const size_t jb = (t % per_batch) / plan.m_chunks;
+    const size_t mc0 = t % plan.m_chunks;
+    const size_t mc1 = min_of(plan.m_chunks, mc0 + (end - t));
+    t += mc1 - mc0;
+    const size_t rt0 = mc0 * plan.m_tiles / plan.m_chunks;
+    const size_t rt1 = mc1 * plan.m_tiles / plan.m_chunks;
+    const size_t row_begin = rt0 * cfg.mr;
+    const size_t row_end = min_of(rt1 * cfg.mr, p.m);
+    if (row_begin < row_end) run_block(cfg, p, plan, bi, jb, row_begin, row_end, pack, a_pack);
+  }
+}
+
+// k == 0: the product is zero, C = alpha * 0 + beta * self.
+void run_empty_k(const F32GemmProblem& p) {
+  const float zero_row[1] = {0.0f};
+  for (size_t bi = 0; bi < p.batch; ++bi) {
+    F32GemmEpilogue ep{p.alpha, p.beta, nullptr, p.self_row_stride, p.self_col_stride};
+    for (size_t i = 0; i < p.m; ++i) {
+      if (p.beta != 0.0f) {
+        ep.self = p.self + static_cast<ptrdiff_t>(bi) * p.self_batch_stride +
+                  static_cast<ptrdiff_t>(i) * p.self_row_stride;
+      }
+      float* c = p.c + bi * p.c_batch_stride + i * p.ldc;
+      for (size_t j = 0; j < p.n; ++j) {
+        F32GemmEpilogue e = ep;
+        if (e.self != nullptr) e.self += static_cast<ptrdiff_t>(j) * p.self_col_stride;
+        f32_gemm_store_tile(1, 1, zero_row, 1, c + j, 1, kF32GemmFinal, &e);
+      }
+    }
+  }
+}
+
+// m <= kF32GemvMaxRows (a matrix-vector product, or a few, as in a linear
+// layer at decode): too few row tiles to pay for packing a panel, so the GEMV
+// microkernel streams B in memory order instead, once for all m rows.
+// Threads split the columns (and batches).
+void run_gemv(const F32GemmConfig& cfg, const F32GemmProblem& p, KernelContext* ctx,
+              size_t threads) {
+  // Column chunks: one per thread where there is one batch, 64-column
+  // aligned so that the chunks' B rows start on cache lines together.
+  size_t chunks = 1;
+  if (threads > 1 && p.batch < threads) {
+    chunks = min_of(threads, ceil_div(p.n, 64));
+  }
+  const size_t width = round_up(ceil_div(p.n, chunks), 64);
+  chunks = ceil_div(p.n, width);
+  auto run = [&](size_t begin, size_t end) {
+    for (size_t t = begin; t < end; ++t) {
+      const size_t bi = t / chunks;
+      const size_t j0 = (t % chunks) * width;
+      F32GemmEpilogue ep{p.alpha, p.beta, nullptr, p.self_row_stride, p.self_col_stride};
+      if (p.beta != 0.0f) {
+        ep.self = p.self + static_cast<ptrdiff_t>(bi) * p.self_batch_stride +
+                  static_cast<ptrdiff_t>(j0) * p.self_col_stride;
+      }
+      for (size_t i = 0; i < p.m; i += kF32GemvMaxRows) {
+        F32GemmEpilogue row_ep = ep;
+        if (p.beta != 0.0f) row_ep.self += static_cast<ptrdiff_t>(i) * p.self_row_stride;
+        cfg.gemv(min_of(kF32GemvMaxRows, p.m - i), min_of(width, p.n - j0), p.k,
+                 p.a + bi * p.a_batch_stride + i * p.lda, p.lda,
+                 p.b + bi * p.b_batch_stride + j0, p.ldb,
+                 p.c + bi * p.c_batch_stride + i * p.ldc + j0, p.ldc, &row_ep);
+      }
+    }
+  };
+  const size_t tasks = p.batch * chunks;
+  if (threads <= 1 || tasks <= 1) {
+    run(0, tasks);
+    return;
+  }
+  ctx->parallel_for(static_cast<int64_t>(tasks), 1, [&](int64_t begin, int64_t end) {
+    run(static_cast<size_t>(begin), static_cast<size_t>(end));
+  });
+}
+
+}  // namespace
+
+void f32_gemm_store_tile(size_t mr, size_t nr, const float* sums, size_t sums_stride, float* c,
+                         size_t c_stride, uint32_t flags, const F32GemmEpilogue* epilogue) {
+  for (size_t i = 0; i < mr; ++i) {
+    const float* s = sums + i * sums_stride;
+    float* c_row = c + i * c_stride;
+    for (size_t j = 0; j < nr; ++j) {
+      float v = s[j];
+      if (flags & kF32GemmAccumulate) v += c_row[j];
+      if (flags & kF32GemmFinal) {
+        v = epilogue->alpha * v;
+        if (epilogue->beta != 0.0f) {
+          const float self = epilogue->self[static_cast<ptrdiff_t>(i) * epilogue->self_row_stride +
+                                            static_cast<ptrdiff_t>(j) * epilogue->self_col_stride];
+          v += epilogue->beta * self;
+        }
+      }
+      c_row[j] = v;
+    }
+  }
+}
+
+void f32_gemm_pack_b(size_t kc, size_t nc, size_t nr, const float* b, size_t ldb, float* packed,
+                     size_t panel_stride) {
+  // Row by row, so that B is read in memory order (whole runs of nc floats)
+  // and the prefetcher keeps up; the writes go to panels in L1/L2.
+  const size_t full = nc / nr;
+  const size_t tail = nc - full * nr;
+  for (size_t k = 0; k < kc; ++k) {
+    const float* src = b + k * ldb;
+    float* dst = packed + k * nr;
+    for (size_t q = 0; q < full; ++q) {
+      std::memcpy(dst + q * panel_stride, src + q * nr, nr * sizeof(float));
+    }
+    if (tail != 0) {
+      float* d = dst + full * panel_stride;
+      std::memcpy(d, src + full * nr, tail * sizeof(float));
+      std::memset(d + tail, 0, (nr - tail) * sizeof(float));
+    }
+  }
+}
+
+size_t f32_gemm_num_variants() { return kNumVariants; }
+
+const F32GemmConfig& f32_gemm_variant(size_t index) { return *kVariants[index]; }
+
+bool f32_gemm_variant_supported(const F32GemmConfig& config) {
+  return detect_cpu_features().has(config.required_features);
+}
+
+const F32GemmConfig& f32_gemm_config() {
+  static const F32GemmConfig* const chosen = [] {
+    for (const F32GemmConfig* cfg : kVariants) {
+      if (cpu_features().has(cfg->required_features)) return cfg;
+    }
+    return &kF32GemmScalarConfig;
+  }();
+  return *chosen;
+}
+
+void f32_gemm(const F32GemmConfig& cfg, const F32GemmProblem& p, KernelContext* ctx) {
+  if (p.batch == 0 || p.m == 0 || p.n == 0) return;
+  if (p.k == 0) {
+    run_empty_k(p);
+    return;
+  }
+  const size_t mr = cfg.mr;
+  const size_t nr = cfg.nr;
+  ThreadPool* pool = ctx != nullptr ? ctx->thread_pool() : nullptr;
+  const double flops = 2.0 * static_cast<double>(p.batch) * static_cast<double>(p.m) *
+                       static_cast<double>(p.n) * static_cast<double>(p.k);
+  size_t threads = pool != nullptr ? pool->num_threads() : 1;
+  if (flops < static_cast<double>(kMinParallelFlops)) threads = 1;
+
+  if (p.m <= kGemvMaxM) {
+    run_gemv(cfg, p, ctx, threads);
+    return;
+  }
+
+  // The config's blocking, held to what the task's stack buffers take.
+  const size_t kc_max = min_of(min_of(cfg.kc, kF32GemmMaxAPackFloats / mr),
+                               kF32GemmMaxPackFloats / nr);
+  Plan plan;
+  plan.k_blocks = ceil_div(p.k, kc_max);
+  plan.kc = ceil_div(p.k, plan.k_blocks);
+  plan.m_tiles = ceil_div(p.m, mr);
+  // N blocks as wide as the packing buffer allows (balanced), narrower when
+  // A has too few row tiles to share between the threads.
+  const size_t nc_max = (kF32GemmMaxPackFloats / plan.kc) / nr * nr;
+  size_t nc = min_of(min_of(cfg.nc, nc_max), round_up(p.n, nr));
+  if (threads > 1 && p.batch < threads && plan.m_tiles < 2 * threads) {
+    nc = min_of(nc, round_up(ceil_div(p.n, threads), nr));
+  }
+  plan.n_blocks = ceil_div(p.n, nc);
+  plan.nc = round_up(ceil_div(p.n, plan.n_blocks), nr);
+  plan.n_blocks = ceil_div(p.n, plan.nc);
+  // Static chunking hands each thread a contiguous run of tiles; split M
+  // until the tiles divide evenly between the threads (or are plentiful).
+  if (threads > 1) {
+    const size_t base = p.batch * plan.n_blocks;
+    while ((base * plan.m_chunks) % threads != 0 && base * plan.m_chunks < 4 * threads &&
+           plan.m_chunks < plan.m_tiles) {
+      ++plan.m_chunks;
+    }
+  }
+
+  // When M is split, every chunk would pack the same B blocks. With temp
+  // memory from the caller, pack all of B once instead, spread over the
+  // threads, and let the tasks share it read-only.
+  if (plan.m_chunks > 1 && ctx != nullptr) {
+    const size_t n_panels = ceil_div(p.n, nr);
+    const size_t panel_floats = p.k * nr;
+    const double bytes = static_cast<double>(p.batch) * static_cast<double>(n_panels) *
+                         static_cast<double>(panel_floats) * sizeof(float);
+    float* buf = bytes < static_cast<double>(SIZE_MAX / 2)
+                     ? static_cast<float*>(ctx->allocate_temp(static_cast<size_t>(bytes), 64))
+                     : nullptr;
+    if (buf != nullptr) {
+      ctx->parallel_for(static_cast<int64_t>(p.batch * plan.n_blocks), 1,
+                        [&](int64_t begin, int64_t end) {
+                          for (size_t t = static_cast<size_t>(begin);
+                               t < static_cast<size_t>(end); ++t) {
+                            const size_t bi = t / plan.n_blocks;
+                            const size_t j0 = (t % plan.n_blocks) * plan.nc;
+                            f32_gemm_pack_b(p.k, min_of(plan.nc, p.n - j0), nr,
+                                            p.b + bi * p.b_batch_stride + j0, p.ldb,
+                                            buf + (bi * n_panels + j0 / nr) * panel_floats,
+                                            panel_floats);
+                          }
+                                        });
+      plan.prepacked = buf;
+      plan.prepacked_panel_stride = panel_floats;
+      plan.prepacked_batch_stride = n_panels * panel_floats;
+    }
+  }
+
+  const size_t tiles = plan.num_tiles(p.batch);
+  if (threads <= 1 || tiles <= 1) {
+    run_tiles(cfg, p, plan, 0, tiles);
+    return;
+  }
+  ctx->parallel_for(static_cast<int64_t>(tiles), 1, [&](int64_t begin, int64_t end) {
+    run_tiles(cfg, p, plan, static_cast<size_t>(begin), static_cast<size_t>(end));
+  });
+}
+
+}  // namespace ember::kernels::optimized

@@ -1,0 +1,70 @@
+// f32 GEMM microkernel in plain C++ (4x8 tile): the variant every CPU runs,
+// and the one the SIMD variants are checked against in the tester besides the
+// portable kernel. The compiler may vectorize it for the baseline ISA.
+#include "kernels/optimized/f32-gemm/f32_gemm.h"
+
+namespace ember::kernels::optimized {
+namespace {
+
+constexpr size_t kMr = 4;
+constexpr size_t kNr = 8;
+
+template <size_t MR>
+void tile(size_t nr, size_t kc, const float* a, size_t a_stride, const float* w, float* c,
+          size_t c_stride, uint32_t flags, const F32GemmEpilogue* epilogue) {
+  // MR x NR sums: small enough for the compiler to keep in registers.
+  float acc[MR][kNr] = {};
+  for (size_t k = 0; k < kc; ++k) {
+    const float* w_row = w + k * kNr;
+    for (size_t i = 0; i < MR; ++i) {
+      const float av = a[i * a_stride + k];
+      for (size_t j = 0; j < kNr; ++j) acc[i][j] += av * w_row[j];
+    }
+  }
+  f32_gemm_store_tile(MR, nr, &acc[0][0], kNr, c, c_stride, flags, epilogue);
+}
+
+void ukernel_4x8(size_t mr, size_t nr, size_t kc, const float* a, size_t a_stride,
+                 const float* w, float* c, size_t c_stride, uint32_t flags,
+                 const F32GemmEpilogue* epilogue) {
+  switch (mr) {
+    case 4: return tile<4>(nr, kc, a, a_stride, w, c, c_stride, flags, epilogue);
+    case 3: return tile<3>(nr, kc, a, a_stride, w, c, c_stride, flags, epilogue);
+    case 2: return tile<2>(nr, kc, a, a_stride, w, c, c_stride, flags, epilogue);
+    default: return tile<1>(nr, kc, a, a_stride, w, c, c_stride, flags, epilogue);
+  }
+}
+
+// GEMV: up to 4 rows' sums over a block of columns stay on the stack (4 KiB)
+// while B is read row after row in memory order.
+constexpr size_t kGemvSums = 1024;
+
+void gemv(size_t m, size_t n, size_t k, const float* a, size_t lda, const float* b, size_t ldb,
+          float* c, size_t ldc, const F32GemmEpilogue* epilogue) {
+  float sums[kGemvSums];
+  const size_t block = kGemvSums / m;
+  for (size_t j0 = 0; j0 < n; j0 += block) {
+    const size_t nb = n - j0 < block ? n - j0 : block;
+    for (size_t j = 0; j < m * nb; ++j) sums[j] = 0.0f;
+    for (size_t p = 0; p < k; ++p) {
+      const float* b_row = b + p * ldb + j0;
+      for (size_t i = 0; i < m; ++i) {
+        const float av = a[i * lda + p];
+        float* s = sums + i * nb;
+        for (size_t j = 0; j < nb; ++j) s[j] += av * b_row[j];
+      }
+    }
+    F32GemmEpilogue e = *epilogue;
+    if (e.beta != 0.0f) e.self += static_cast<ptrdiff_t>(j0) * e.self_col_stride;
+    f32_gemm_store_tile(m, nb, sums, nb, c + j0, ldc, kF32GemmFinal, &e);
+  }
+}
+
+}  // namespace
+
+// kc * nr = 8 KiB micro-panels; kc * nc = 64 KiB packed per N block.
+extern const F32GemmConfig kF32GemmScalarConfig = {
+    "scalar", 0, ukernel_4x8, kMr, kNr, /*kc=*/256, /*nc=*/64, gemv,
+};
+
+}  // namespace ember::kernels::optimized

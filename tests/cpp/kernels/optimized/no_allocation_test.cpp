@@ -1,0 +1,103 @@
+// The optimized matmul kernels allocate nothing on the heap, on every path
+// (GEMV, packed tiles, B packed once into temp memory) with and without a
+// thread pool: this binary replaces malloc and operator new with counting
+// versions, as tests/cpp/runtime/allocation_test.cpp does.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+#include <vector>
+
+#include "extension/threadpool/worker_pool.h"
+#include "runtime/executor/memory_allocator.h"
+#include "tests/cpp/tensor_factory.h"
+
+namespace {
+std::atomic<long> g_allocations{0};
+}  // namespace
+
+// AddressSanitizer owns malloc itself, so the counting allocator exists only
+// in ordinary builds.
+#if !defined(__SANITIZE_ADDRESS__)
+#define EMBER_COUNT_ALLOCATIONS 1
+extern "C" void* __libc_malloc(size_t size);
+extern "C" void* malloc(size_t size) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  return __libc_malloc(size);
+}
+void* operator new(size_t size) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  void* p = __libc_malloc(size ? size : 1);
+  if (p == nullptr) std::abort();
+  return p;
+}
+void* operator new[](size_t size) { return operator new(size); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, size_t) noexcept { std::free(p); }
+void operator delete[](void* p, size_t) noexcept { std::free(p); }
+#endif
+
+namespace ember {
+namespace {
+
+using testing::OwnedTensor;
+
+// Calls `name` on `args` in `ctx` and returns the heap allocations made
+// during the call alone.
+long allocations_during(const char* name, std::vector<EValue*>& args, KernelContext& ctx) {
+  const KernelEntry* entry = find_kernel(name);
+  EXPECT_NE(entry, nullptr) << name;
+  if (entry == nullptr) return -1;
+  const Span<EValue*> span(args.data(), args.size());
+  const long before = g_allocations.load();
+  entry->fn(ctx, span);
+  const long after = g_allocations.load();
+  EXPECT_FALSE(ctx.failed()) << name << ": " << ctx.message();
+  return after - before;
+}
+
+TEST(OptimizedMatmul, ExecuteAllocatesNothing) {
+#if !defined(EMBER_COUNT_ALLOCATIONS)
+  GTEST_SKIP() << "allocation counting is disabled under AddressSanitizer";
+#endif
+  // The counter sees allocations at all.
+  const long start = g_allocations.load();
+  { std::vector<int> probe(10); }
+  ASSERT_GT(g_allocations.load(), start);
+
+  WorkerPool pool(2);
+  std::vector<uint8_t> temp_memory(4 << 20);
+  MemoryAllocator temp(temp_memory.data(), temp_memory.size());
+  struct Shape {
+    int32_t m, n, k;
+  };
+  // GEMV (m == 1), packed tiles split over N, packed tiles split over M (which
+  // packs B once when temp memory is given), several K blocks.
+  for (const Shape& s : {Shape{1, 1000, 300}, Shape{64, 512, 64}, Shape{300, 40, 600}}) {
+    OwnedTensor a(ScalarType::Float, {s.m, s.k}), b(ScalarType::Float, {s.k, s.n});
+    OwnedTensor bias(ScalarType::Float, {s.n}), out(ScalarType::Float, {s.m, s.n});
+    for (int64_t i = 0; i < a.tensor().numel(); ++i) a.data<float>()[i] = 0.5f;
+    for (int64_t i = 0; i < b.tensor().numel(); ++i) b.data<float>()[i] = 0.25f;
+    for (int64_t i = 0; i < s.n; ++i) bias.data<float>()[i] = 1.0f;
+    EValue av(&a.tensor()), bv(&b.tensor()), biasv(&bias.tensor()), outv(&out.tensor());
+    EValue one(1.0), half(0.5);
+    std::vector<EValue*> mm_args = {&av, &bv, &outv};
+    std::vector<EValue*> addmm_args = {&biasv, &av, &bv, &one, &half, &outv};
+    for (int variant = 0; variant < 3; ++variant) {
+      SCOPED_TRACE(::testing::Message() << s.m << "x" << s.n << "x" << s.k << " context "
+                                        << variant);
+      temp.reset();
+      KernelContext ctx(variant == 2 ? &temp : nullptr, variant >= 1 ? &pool : nullptr);
+      EXPECT_EQ(allocations_during("aten::mm.out", mm_args, ctx), 0);
+      temp.reset();
+      EXPECT_EQ(allocations_during("aten::addmm.out", addmm_args, ctx), 0);
+      // 0.5 * (k * 0.125) + 1 everywhere.
+      EXPECT_FLOAT_EQ(out.data<float>()[0], 0.5f * 0.125f * static_cast<float>(s.k) + 1.0f);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ember
