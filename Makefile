@@ -8,8 +8,15 @@ PIP     := $(VENV)/bin/pip
 APT_PKGS := flatbuffers-compiler libflatbuffers-dev libgtest-dev ninja-build cmake g++
 BUILD   := build/py
 DEPS_STAMP := $(VENV)/.deps-installed
+JOBS    ?= 2
 
-.PHONY: all setup build test test-all test-cpp test-python demo bench clean asan
+# The CMake trees below (tsan) compile through ccache when it is
+# installed; the base dir lets worktrees at other paths share the cache.
+CCACHE  := $(shell command -v ccache 2>/dev/null)
+LAUNCHER := $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+export CCACHE_BASEDIR ?= $(CURDIR)
+
+.PHONY: all setup build test test-all test-cpp test-python demo bench clean asan tsan
 
 all: build
 
@@ -52,6 +59,18 @@ asan: $(DEPS_STAMP)
 	cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DEMBER_SANITIZE=ON >/dev/null
 	ninja -C build/asan ember_runtime_tests ember_kernel_tests
 	ctest --test-dir build/asan --output-on-failure -j2
+
+# The runtime tests (concurrency stress tests included) under ThreadSanitizer;
+# any reported race fails the test that hit it.
+TSAN_OPTIONS ?= halt_on_error=1 second_deadlock_stack=1
+tsan: .apt-ok
+	@echo "== tsan [1/3] configure build/tsan (-fsanitize=thread, RelWithDebInfo)"
+	cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEMBER_SANITIZE_THREAD=ON \
+	  $(LAUNCHER) >/dev/null
+	@echo "== tsan [2/3] build ember_runtime_tests (cold: ~6 CPU-minutes, mostly the portable kernels)"
+	ninja -C build/tsan -j$(JOBS) ember_runtime_tests
+	@echo "== tsan [3/3] run the runtime tests"
+	TSAN_OPTIONS="$(TSAN_OPTIONS)" ctest --test-dir build/tsan -L runtime --output-on-failure -j$(JOBS)
 
 demo: build
 	$(PY) examples/demo.py
