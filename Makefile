@@ -12,8 +12,23 @@ PIP     := $(VENV)/bin/pip
 APT_PKGS := flatbuffers-compiler libflatbuffers-dev libgtest-dev ninja-build cmake g++
 BUILD   := build/py
 DEPS_STAMP := $(VENV)/.deps-installed
+JOBS    ?= 2
 
-.PHONY: all setup build test test-all test-cpp test-python demo bench clean asan
+# The CMake trees below (aarch64, tsan) compile through ccache when it is
+# installed; the base dir lets worktrees at other paths share the cache.
+CCACHE  := $(shell command -v ccache 2>/dev/null)
+LAUNCHER := $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+export CCACHE_BASEDIR ?= $(CURDIR)
+
+# Cross build for 64-bit Arm, tests run under qemu-aarch64 (make test-aarch64).
+AARCH64_BUILD := build/aarch64
+AARCH64_PKGS  := g++-aarch64-linux-gnu qemu-user
+AARCH64_TOOLS := aarch64-linux-gnu-g++ qemu-aarch64
+# ctest arguments choosing what runs under qemu: everything by default.
+AARCH64_CTEST ?=
+
+.PHONY: all setup build test test-all test-cpp test-python demo bench clean asan tsan \
+        test-aarch64 aarch64-tools aarch64-build-and-test test-aarch64-if-available
 
 all: build
 
@@ -54,7 +69,7 @@ test-python: build
 	@printf '\n==> %s\n' "Python tests (pytest, against PyTorch eager)"
 	$(PY) -m pytest -q
 
-test: test-cpp test-python
+test: test-cpp test-python test-aarch64-if-available
 
 # Everything, including the slow suites (whole op matrix, model zoo).
 test-all: build
@@ -66,6 +81,53 @@ asan: $(DEPS_STAMP)
 	cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DEMBER_SANITIZE=ON >/dev/null
 	ninja -C build/asan ember_runtime_tests ember_kernel_tests
 	ctest --test-dir build/asan --output-on-failure -j2
+
+# The runtime tests (concurrency stress tests included) under ThreadSanitizer;
+# any reported race fails the test that hit it.
+TSAN_OPTIONS ?= halt_on_error=1 second_deadlock_stack=1
+tsan: .apt-ok
+	@echo "== tsan [1/3] configure build/tsan (-fsanitize=thread, RelWithDebInfo)"
+	cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEMBER_SANITIZE_THREAD=ON \
+	  $(LAUNCHER) >/dev/null
+	@echo "== tsan [2/3] build ember_runtime_tests (cold: ~6 CPU-minutes, mostly the portable kernels)"
+	ninja -C build/tsan -j$(JOBS) ember_runtime_tests
+	@echo "== tsan [3/3] run the runtime tests"
+	TSAN_OPTIONS="$(TSAN_OPTIONS)" ctest --test-dir build/tsan -L runtime --output-on-failure -j$(JOBS)
+
+# AArch64: cross-compile everything the root CMakeLists builds (runtime,
+# portable and optimized kernels, module, tools, C++ tests) and run the tests
+# under qemu-aarch64. Installs the cross compiler and qemu when missing.
+test-aarch64: .apt-ok aarch64-tools
+	@$(MAKE) --no-print-directory aarch64-build-and-test
+
+aarch64-tools:
+	@for tool in $(AARCH64_TOOLS); do command -v $$tool >/dev/null || missing=1; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing $(AARCH64_PKGS)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(AARCH64_PKGS) >/dev/null; \
+	fi
+
+aarch64-build-and-test:
+	@echo "== aarch64 [1/3] configure $(AARCH64_BUILD) (toolchain cmake/aarch64-linux-gnu.cmake)"
+	cmake -S . -B $(AARCH64_BUILD) -G Ninja -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \
+	  -DCMAKE_BUILD_TYPE=Release -DEMBER_BUILD_PYTHON=OFF -DEMBER_BUILD_TESTS=ON $(LAUNCHER) >/dev/null
+	@echo "== aarch64 [2/3] build (cold: ~17 CPU-minutes, 8-9 minutes on 2 idle cores; under a minute with a warm ccache)"
+	ninja -C $(AARCH64_BUILD) -j$(JOBS)
+	@echo "== aarch64 [3/3] run the C++ tests under qemu-aarch64 (about a minute) $(AARCH64_CTEST)"
+	ctest --test-dir $(AARCH64_BUILD) -j$(JOBS) --output-on-failure $(AARCH64_CTEST)
+
+# Part of `make test`, but only where the cross tools are already installed:
+# `make test` never installs them (make test-aarch64 does). SKIP_AARCH64=1
+# leaves them out.
+test-aarch64-if-available:
+	@for tool in $(AARCH64_TOOLS); do command -v $$tool >/dev/null || missing="$$missing $$tool"; done; \
+	if [ -n "$(SKIP_AARCH64)" ]; then \
+	  echo "== aarch64: skipped (SKIP_AARCH64 is set)"; \
+	elif [ -n "$$missing" ]; then \
+	  echo "== aarch64: skipped, not installed:$$missing (make test-aarch64 installs them)"; \
+	else \
+	  $(MAKE) --no-print-directory aarch64-build-and-test; \
+	fi
 
 demo: build
 	@printf '\n==> %s\n' "exporting MobileNetV2 and running it on the C++ runtime"

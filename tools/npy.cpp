@@ -1,6 +1,7 @@
 #include "tools/npy.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace ember::tools {
@@ -30,21 +31,33 @@ std::string dict_value(const std::string& header, const char* key) {
   return header.substr(start, end - start);
 }
 
-}  // namespace
+// Little-endian unsigned integer of `n` bytes.
+uint64_t read_le(const uint8_t* p, int n) {
+  uint64_t v = 0;
+  for (int i = n - 1; i >= 0; --i) v = v << 8 | p[i];
+  return v;
+}
 
-bool read_npy(const std::string& path, NpyArray* array, std::string* error) {
+bool read_file(const std::string& path, std::vector<uint8_t>* bytes, std::string* error) {
   FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) {
     *error = "cannot open " + path;
     return false;
   }
-  std::vector<uint8_t> bytes;
+  bytes->clear();
   uint8_t chunk[65536];
   size_t n;
-  while ((n = std::fread(chunk, 1, sizeof(chunk), f)) > 0) bytes.insert(bytes.end(), chunk, chunk + n);
+  while ((n = std::fread(chunk, 1, sizeof(chunk), f)) > 0) bytes->insert(bytes->end(), chunk, chunk + n);
   std::fclose(f);
-  if (bytes.size() < 10 || std::memcmp(bytes.data(), "\x93NUMPY", 6) != 0) {
-    *error = path + " is not a .npy file";
+  return true;
+}
+
+}  // namespace
+
+bool parse_npy(const uint8_t* bytes, size_t size, const std::string& name, NpyArray* array,
+               std::string* error) {
+  if (size < 10 || std::memcmp(bytes, "\x93NUMPY", 6) != 0) {
+    *error = name + " is not a .npy file";
     return false;
   }
   const int major = bytes[6];
@@ -53,15 +66,15 @@ bool read_npy(const std::string& path, NpyArray* array, std::string* error) {
     header_len = bytes[8] | bytes[9] << 8;
     header_start = 10;
   } else {
-    if (bytes.size() < 12) { *error = path + ": truncated header"; return false; }
+    if (size < 12) { *error = name + ": truncated header"; return false; }
     header_len = bytes[8] | bytes[9] << 8 | bytes[10] << 16 | static_cast<size_t>(bytes[11]) << 24;
     header_start = 12;
   }
-  if (header_start + header_len > bytes.size()) {
-    *error = path + ": truncated header";
+  if (header_start + header_len > size) {
+    *error = name + ": truncated header";
     return false;
   }
-  const std::string header(bytes.begin() + header_start, bytes.begin() + header_start + header_len);
+  const std::string header(bytes + header_start, bytes + header_start + header_len);
   const std::string descr = dict_value(header, "descr");
   bool found = false;
   for (const auto& d : kDescrs) {
@@ -71,11 +84,11 @@ bool read_npy(const std::string& path, NpyArray* array, std::string* error) {
     }
   }
   if (!found) {
-    *error = path + ": unsupported dtype " + descr;
+    *error = name + ": unsupported dtype " + descr;
     return false;
   }
   if (dict_value(header, "fortran_order").find("True") != std::string::npos) {
-    *error = path + ": Fortran-ordered arrays are not supported";
+    *error = name + ": Fortran-ordered arrays are not supported";
     return false;
   }
   const std::string shape = dict_value(header, "shape");
@@ -94,11 +107,73 @@ bool read_npy(const std::string& path, NpyArray* array, std::string* error) {
   }
   const size_t nbytes = numel * element_size(array->dtype);
   const size_t data_start = header_start + header_len;
-  if (bytes.size() - data_start < nbytes) {
-    *error = path + ": data is shorter than its shape says";
+  if (size - data_start < nbytes) {
+    *error = name + ": data is shorter than its shape says";
     return false;
   }
-  array->data.assign(bytes.begin() + data_start, bytes.begin() + data_start + nbytes);
+  array->data.assign(bytes + data_start, bytes + data_start + nbytes);
+  return true;
+}
+
+bool read_npy(const std::string& path, NpyArray* array, std::string* error) {
+  std::vector<uint8_t> bytes;
+  if (!read_file(path, &bytes, error)) return false;
+  return parse_npy(bytes.data(), bytes.size(), path, array, error);
+}
+
+bool read_npz(const std::string& path, std::vector<std::pair<std::string, NpyArray>>* arrays,
+              std::string* error) {
+  std::vector<uint8_t> bytes;
+  if (!read_file(path, &bytes, error)) return false;
+  arrays->clear();
+  // Walks the local file headers front to back (zip's layout: header, name,
+  // extra field, data). np.savez writes sizes in the local headers and no
+  // data descriptors, so the central directory is not needed.
+  size_t at = 0;
+  while (at + 4 <= bytes.size() && read_le(&bytes[at], 4) == 0x04034b50) {
+    if (at + 30 > bytes.size()) break;
+    const uint8_t* h = &bytes[at];
+    const uint32_t flags = static_cast<uint32_t>(read_le(h + 6, 2));
+    const uint32_t method = static_cast<uint32_t>(read_le(h + 8, 2));
+    uint64_t packed = read_le(h + 18, 4);
+    const size_t name_len = read_le(h + 26, 2), extra_len = read_le(h + 28, 2);
+    if (at + 30 + name_len + extra_len > bytes.size()) break;
+    std::string name(reinterpret_cast<const char*>(h + 30), name_len);
+    const uint8_t* extra = h + 30 + name_len;
+    // Zip64 (numpy uses it for large arrays): the real sizes are in extra field 0x0001.
+    for (size_t e = 0; packed == 0xffffffffu && e + 4 <= extra_len;) {
+      const uint64_t id = read_le(extra + e, 2), len = read_le(extra + e + 2, 2);
+      if (id == 1 && len >= 16 && e + 4 + len <= extra_len) packed = read_le(extra + e + 12, 8);
+      e += 4 + len;
+    }
+    const size_t data_at = at + 30 + name_len + extra_len;
+    if (method != 0) {
+      *error = path + ": " + name + " is compressed (np.savez_compressed); only np.savez archives "
+               "are supported";
+      return false;
+    }
+    if ((flags & 8) != 0) {
+      *error = path + ": " + name + " was streamed (sizes after the data); not supported";
+      return false;
+    }
+    if (packed > bytes.size() - data_at) {
+      *error = path + ": " + name + " is truncated";
+      return false;
+    }
+    if (name.size() > 4 && name.compare(name.size() - 4, 4, ".npy") == 0) {
+      name.resize(name.size() - 4);
+    }
+    NpyArray array;
+    if (!parse_npy(&bytes[data_at], static_cast<size_t>(packed), path + ":" + name, &array, error)) {
+      return false;
+    }
+    arrays->emplace_back(name, std::move(array));
+    at = data_at + static_cast<size_t>(packed);
+  }
+  if (arrays->empty()) {
+    *error = path + " is not an .npz archive";
+    return false;
+  }
   return true;
 }
 

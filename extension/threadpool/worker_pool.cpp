@@ -60,8 +60,7 @@ void WorkerPool::run_tasks() {
 
 void WorkerPool::run(size_t num_tasks, FunctionRef<void(size_t task)> task) {
   if (num_tasks == 0) return;
-  std::unique_lock<std::mutex> busy(run_mutex_, std::try_to_lock);
-  if (workers_.empty() || num_tasks == 1 || !busy.owns_lock()) {
+  if (workers_.empty() || num_tasks == 1 || running_.exchange(true, std::memory_order_acquire)) {
     for (size_t i = 0; i < num_tasks; ++i) task(i);
     return;
   }
@@ -78,6 +77,7 @@ void WorkerPool::run(size_t num_tasks, FunctionRef<void(size_t task)> task) {
   // Every worker checks in once it has seen this generation and run out of
   // tasks, so the job (on this stack) is not touched after we return.
   while (busy_workers_.load(std::memory_order_acquire) != 0) cpu_relax();
+  running_.store(false, std::memory_order_release);
 }
 
 void WorkerPool::worker_loop(size_t) {

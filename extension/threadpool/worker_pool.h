@@ -35,8 +35,10 @@ class WorkerPool final : public ThreadPool {
   void run_tasks();
 
   std::vector<std::thread> workers_;
-  // One caller at a time; a second caller runs its tasks inline.
-  std::mutex run_mutex_;
+  // One caller at a time; a second caller, or a task of the current job that
+  // calls run() again, runs its tasks inline. A flag rather than
+  // std::mutex::try_lock, which is undefined for a thread already holding it.
+  std::atomic<bool> running_{false};
 
   // The current job. `generation_` changes when a job is posted; workers
   // compare it to the last one they saw.

@@ -54,6 +54,39 @@ Error validate_segments(const fb::Program* program, uint64_t segment_base,
   return Error::Ok;
 }
 
+// The flatbuffer verifier accepts a union whose type is set but whose value
+// is absent (it verifies a null table as valid), and every reader of values
+// and instructions dereferences the value by its type. Such a file is
+// rejected here, once, rather than checked at each use.
+Error validate_unions(const fb::Program* program) {
+  const auto* plans = program->execution_plan();
+  for (size_t p = 0; plans != nullptr && p < plans->size(); ++p) {
+    const auto* plan = plans->Get(p);
+    const auto* values = plan->values();
+    for (size_t i = 0; values != nullptr && i < values->size(); ++i) {
+      const fb::KernelTypes type = values->Get(i)->val_type();
+      // None and Null carry nothing, so an absent table is fine for them.
+      EMBER_CHECK_OR_RETURN(type == fb::KernelTypes::NONE || type == fb::KernelTypes::Null ||
+                                values->Get(i)->val() != nullptr,
+                            Error::InvalidProgram, "method %zu value %zu is a %s without data", p,
+                            i, fb::EnumNameKernelTypes(type));
+    }
+    const auto* chains = plan->chains();
+    for (size_t c = 0; chains != nullptr && c < chains->size(); ++c) {
+      const auto* instructions = chains->Get(c)->instructions();
+      for (size_t k = 0; instructions != nullptr && k < instructions->size(); ++k) {
+        const auto* instruction = instructions->Get(k);
+        EMBER_CHECK_OR_RETURN(
+            instruction->instr_args_type() == fb::InstructionArguments::NONE ||
+                instruction->instr_args() != nullptr,
+            Error::InvalidProgram, "method %zu chain %zu instruction %zu is a %s without arguments",
+            p, c, k, fb::EnumNameInstructionArguments(instruction->instr_args_type()));
+      }
+    }
+  }
+  return Error::Ok;
+}
+
 }  // namespace
 
 Result<Program> Program::load(DataLoader* loader, Verification verification) {
@@ -110,6 +143,7 @@ Result<Program> Program::load(DataLoader* loader, Verification verification) {
                                    /*max_tables=*/1u << 30);
     EMBER_CHECK_OR_RETURN(verifier.VerifyBuffer<fb::Program>(kIdentifier), Error::InvalidProgram,
                           "program flatbuffer failed verification (corrupt or truncated file)");
+    EMBER_TRY(validate_unions(fb::GetProgram(bytes)));
   } else {
     const uint32_t root = flatbuffers::ReadScalar<uint32_t>(bytes);
     EMBER_CHECK_OR_RETURN(root >= 8 && root < program_size, Error::InvalidProgram,

@@ -18,9 +18,18 @@ namespace {
 std::atomic<long> g_allocations{0};
 }  // namespace
 
-// AddressSanitizer owns malloc itself, so the counting allocator exists only
-// in ordinary builds; the sanitizer build skips this test (make asan).
-#if !defined(__SANITIZE_ADDRESS__)
+// AddressSanitizer and ThreadSanitizer own malloc themselves, so the counting
+// allocator exists only in ordinary builds; the sanitizer builds (make asan,
+// make tsan) skip this test. GCC names the sanitizers with macros, Clang
+// with __has_feature.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define EMBER_SANITIZER_OWNS_MALLOC 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define EMBER_SANITIZER_OWNS_MALLOC 1
+#endif
+#endif
+#if !defined(EMBER_SANITIZER_OWNS_MALLOC)
 #define EMBER_COUNT_ALLOCATIONS 1
 extern "C" void* __libc_malloc(size_t size);
 extern "C" void* malloc(size_t size) {
@@ -45,7 +54,7 @@ namespace {
 
 TEST(Allocations, ExecuteAllocatesNothing) {
 #if !defined(EMBER_COUNT_ALLOCATIONS)
-  GTEST_SKIP() << "allocation counting is disabled under AddressSanitizer";
+  GTEST_SKIP() << "allocation counting is disabled under a sanitizer";
 #endif
   const std::vector<uint8_t> bytes = testing::build_program({});
   BufferDataLoader loader(bytes.data(), bytes.size());

@@ -158,6 +158,23 @@ TEST(Program, SurvivesRandomCorruption) {
   EXPECT_GT(rejected, 1000);
 }
 
+// A union whose type is set but whose table is absent passes the flatbuffer
+// verifier; readers dereference it by type. SurvivesRandomCorruption hit this
+// (a segfault on aarch64, silent on x86_64 by luck).
+TEST(Program, RejectsUnionTypeWithoutValue) {
+  testing::ProgramSpec spec;
+  spec.drop_instruction_args = true;
+  EXPECT_EQ(Runner().load(testing::build_program(spec)), Error::InvalidProgram);
+  EXPECT_NE(std::string(last_error_message()).find("KernelCall without arguments"),
+            std::string::npos)
+      << last_error_message();
+  spec = testing::ProgramSpec();
+  spec.drop_input_tensor = true;
+  EXPECT_EQ(Runner().load(testing::build_program(spec)), Error::InvalidProgram);
+  EXPECT_NE(std::string(last_error_message()).find("Tensor without data"), std::string::npos)
+      << last_error_message();
+}
+
 TEST(Method, RejectsWrongInputs) {
   const std::vector<uint8_t> bytes = testing::build_program({});
   BufferDataLoader loader(bytes.data(), bytes.size());

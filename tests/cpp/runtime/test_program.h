@@ -26,6 +26,9 @@ struct ProgramSpec {
   uint32_t output_offset = 32;      // byte offset of the output in the arena
   int64_t arena_size = 64;
   std::string op_name = "test::add_one";
+  // Union type set, value absent (the flatbuffer verifier accepts both).
+  bool drop_instruction_args = false;
+  bool drop_input_tensor = false;
 };
 
 inline std::vector<uint8_t> build_program(const ProgramSpec& spec) {
@@ -40,7 +43,8 @@ inline std::vector<uint8_t> build_program(const ProgramSpec& spec) {
                             b.CreateVector(dim_order), false, 0, alloc);
   };
   std::vector<flatbuffers::Offset<fb::EValue>> values = {
-      fb::CreateEValue(b, fb::KernelTypes::Tensor, tensor(spec.input_dtype, 0).Union()),
+      fb::CreateEValue(b, fb::KernelTypes::Tensor,
+                       spec.drop_input_tensor ? 0 : tensor(spec.input_dtype, 0).Union()),
       fb::CreateEValue(b, fb::KernelTypes::Tensor, tensor(6, spec.output_offset).Union()),
   };
   std::vector<flatbuffers::Offset<fb::Instruction>> instructions;
@@ -61,8 +65,9 @@ inline std::vector<uint8_t> build_program(const ProgramSpec& spec) {
         b, b.CreateString(spec.op_name.substr(0, dot)),
         b.CreateString(dot == std::string::npos ? "out" : spec.op_name.substr(dot + 1))));
     std::vector<int32_t> args = {spec.kernel_arg_index, 1, 1};
+    auto call = fb::CreateKernelCall(b, 0, b.CreateVector(args)).Union();
     instructions.push_back(fb::CreateInstruction(b, fb::InstructionArguments::KernelCall,
-                                                 fb::CreateKernelCall(b, 0, b.CreateVector(args)).Union()));
+                                                 spec.drop_instruction_args ? 0 : call));
   }
   std::vector<int32_t> inputs = {0};
   std::vector<int32_t> outputs = {1};

@@ -1,0 +1,89 @@
+// Builds small valid .pte programs in memory from kernel calls, for runtime
+// tests that need a particular op sequence (test_program.h builds one fixed
+// program to corrupt; this one builds any straight-line program).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "schema/program_generated.h"
+
+namespace ember::testing {
+
+class ProgramBuilder {
+ public:
+  // A tensor planned into arena 1 (row-major, static shape); returns its value index.
+  int32_t tensor(fb::ScalarType dtype, std::vector<int32_t> sizes) {
+    size_t numel = 1;
+    for (int32_t s : sizes) numel *= static_cast<size_t>(s);
+    const uint32_t offset = static_cast<uint32_t>(arena_size_);
+    arena_size_ += (numel * element_bytes(dtype) + 63) / 64 * 64;
+    std::vector<uint8_t> dim_order;
+    for (size_t d = 0; d < sizes.size(); ++d) dim_order.push_back(static_cast<uint8_t>(d));
+    auto alloc = fb::CreateAllocationDetails(b_, 1, offset, 0);
+    auto t = fb::CreateTensor(b_, dtype, 0, b_.CreateVector(sizes), b_.CreateVector(dim_order),
+                              false, 0, alloc);
+    return push(fb::KernelTypes::Tensor, t.Union());
+  }
+  int32_t integer(int64_t v) { return push(fb::KernelTypes::Int, fb::CreateInt(b_, v).Union()); }
+  // An int list whose items are the given values (value indices of ints).
+  int32_t int_list(const std::vector<int64_t>& items) {
+    std::vector<int64_t> indices;
+    for (int64_t v : items) indices.push_back(integer(v));
+    return push(fb::KernelTypes::IntList, fb::CreateIntList(b_, b_.CreateVector(indices)).Union());
+  }
+  // Appends a kernel call of "name.overload" with the given value indices.
+  void call(const std::string& name, const std::string& overload, std::vector<int32_t> args) {
+    const std::string key = name + "." + overload;
+    size_t op = 0;
+    while (op < op_keys_.size() && op_keys_[op] != key) ++op;
+    if (op == op_keys_.size()) {
+      op_keys_.push_back(key);
+      operators_.push_back(
+          fb::CreateOperator(b_, b_.CreateString(name), b_.CreateString(overload)));
+    }
+    instructions_.push_back(fb::CreateInstruction(
+        b_, fb::InstructionArguments::KernelCall,
+        fb::CreateKernelCall(b_, static_cast<int32_t>(op), b_.CreateVector(args)).Union()));
+  }
+
+  std::vector<uint8_t> finish(const std::vector<int32_t>& inputs,
+                              const std::vector<int32_t>& outputs) {
+    auto chain = fb::CreateChain(b_, b_.CreateVector(inputs), b_.CreateVector(outputs),
+                                 b_.CreateVector(instructions_));
+    std::vector<flatbuffers::Offset<fb::Chain>> chains = {chain};
+    std::vector<int64_t> buffer_sizes = {0, static_cast<int64_t>(arena_size_)};
+    std::vector<flatbuffers::Offset<fb::BackendDelegate>> delegates;
+    auto plan = fb::CreateExecutionPlan(b_, b_.CreateString("forward"), 0, b_.CreateVector(values_),
+                                        b_.CreateVector(inputs), b_.CreateVector(outputs),
+                                        b_.CreateVector(chains), b_.CreateVector(operators_),
+                                        b_.CreateVector(delegates), b_.CreateVector(buffer_sizes));
+    std::vector<flatbuffers::Offset<fb::ExecutionPlan>> plans = {plan};
+    b_.Finish(fb::CreateProgram(b_, 0, b_.CreateVector(plans)), "ET12");
+    return std::vector<uint8_t>(b_.GetBufferPointer(), b_.GetBufferPointer() + b_.GetSize());
+  }
+
+ private:
+  static size_t element_bytes(fb::ScalarType dtype) {
+    switch (dtype) {
+      case fb::ScalarType::BYTE: case fb::ScalarType::CHAR: case fb::ScalarType::BOOL: return 1;
+      case fb::ScalarType::SHORT: case fb::ScalarType::HALF: case fb::ScalarType::BFLOAT16: return 2;
+      case fb::ScalarType::INT: case fb::ScalarType::FLOAT: return 4;
+      default: return 8;
+    }
+  }
+  int32_t push(fb::KernelTypes type, flatbuffers::Offset<void> value) {
+    values_.push_back(fb::CreateEValue(b_, type, value));
+    return static_cast<int32_t>(values_.size() - 1);
+  }
+
+  flatbuffers::FlatBufferBuilder b_;
+  std::vector<flatbuffers::Offset<fb::EValue>> values_;
+  std::vector<flatbuffers::Offset<fb::Instruction>> instructions_;
+  std::vector<flatbuffers::Offset<fb::Operator>> operators_;
+  std::vector<std::string> op_keys_;
+  size_t arena_size_ = 0;
+};
+
+}  // namespace ember::testing
