@@ -244,6 +244,29 @@ void run_gemv(const F32GemmConfig& cfg, const F32GemmProblem& p, KernelContext* 
   });
 }
 
+// f32_gemm_pack_b for panels NR wide (NR = 0: nr, known at run time only).
+// Row by row, so that B is read in memory order (whole runs of nc floats) and
+// the prefetcher keeps up; the writes go to panels in L1/L2.
+template <size_t NR>
+void pack_rows(size_t kc, size_t nc, const float* b, size_t ldb, float* packed,
+               size_t panel_stride, size_t nr = NR) {
+  const size_t width = NR != 0 ? NR : nr;
+  const size_t full = nc / width;
+  const size_t tail = nc - full * width;
+  for (size_t k = 0; k < kc; ++k) {
+    const float* src = b + k * ldb;
+    float* dst = packed + k * width;
+    for (size_t q = 0; q < full; ++q) {
+      std::memcpy(dst + q * panel_stride, src + q * width, width * sizeof(float));
+    }
+    if (tail != 0) {
+      float* d = dst + full * panel_stride;
+      std::memcpy(d, src + full * width, tail * sizeof(float));
+      std::memset(d + tail, 0, (width - tail) * sizeof(float));
+    }
+  }
+}
+
 }  // namespace
 
 void f32_gemm_store_tile(size_t mr, size_t nr, const float* sums, size_t sums_stride, float* c,
@@ -269,21 +292,12 @@ void f32_gemm_store_tile(size_t mr, size_t nr, const float* sums, size_t sums_st
 
 void f32_gemm_pack_b(size_t kc, size_t nc, size_t nr, const float* b, size_t ldb, float* packed,
                      size_t panel_stride) {
-  // Row by row, so that B is read in memory order (whole runs of nc floats)
-  // and the prefetcher keeps up; the writes go to panels in L1/L2.
-  const size_t full = nc / nr;
-  const size_t tail = nc - full * nr;
-  for (size_t k = 0; k < kc; ++k) {
-    const float* src = b + k * ldb;
-    float* dst = packed + k * nr;
-    for (size_t q = 0; q < full; ++q) {
-      std::memcpy(dst + q * panel_stride, src + q * nr, nr * sizeof(float));
-    }
-    if (tail != 0) {
-      float* d = dst + full * panel_stride;
-      std::memcpy(d, src + full * nr, tail * sizeof(float));
-      std::memset(d + tail, 0, (nr - tail) * sizeof(float));
-    }
+  // The panel widths of the configs get copies of a constant size, which the
+  // compiler inlines; a memcpy call per 64 bytes cost as much as the copy.
+  switch (nr) {
+    case 16: return pack_rows<16>(kc, nc, b, ldb, packed, panel_stride);
+    case 8: return pack_rows<8>(kc, nc, b, ldb, packed, panel_stride);
+    default: return pack_rows<0>(kc, nc, b, ldb, packed, panel_stride, nr);
   }
 }
 
