@@ -8,9 +8,9 @@ namespace ember {
 
 // One bit per feature a kernel variant may require.
 enum CpuFeature : uint32_t {
-  // x86-64. kCpuOsYmm: the OS saves the upper halves of the YMM registers on a
-  // context switch (XCR0 bits 1 and 2); without it AVX code must not run even
-  // where CPUID reports AVX2.
+  // x86-64, as CPUID reports them. kCpuOsYmm: the OS saves the upper halves of
+  // the YMM registers on a context switch (XCR0 bits 1 and 2); without it no
+  // VEX-encoded code (AVX2, FMA, F16C) may run, so variants require it too.
   kCpuAvx2 = 1u << 0,
   kCpuFma = 1u << 1,
   kCpuF16c = 1u << 2,

@@ -114,8 +114,17 @@ void run_block(const F32GemmConfig& cfg, const F32GemmProblem& p, const Plan& pl
       panel_stride = kc * nr;
     }
 
-    for (size_t i = row_begin; i < row_end; i += mr) {
-      const size_t mr_cur = min_of(mr, row_end - i);
+    // Row tiles of equal height (differing by at most one row) rather than
+    // full ones and a remainder: a tile of 1 to 3 rows has too few
+    // accumulators to hide the FMA latency (49 rows: 4x6 + 5x5 rather than
+    // 8x6 + 1, about 6% less time).
+    const size_t rows = row_end - row_begin;
+    const size_t tiles = ceil_div(rows, mr);
+    for (size_t t = 0; t < tiles; ++t) {
+      const size_t i = row_begin + t * rows / tiles;
+      const size_t mr_cur = row_begin + (t + 1) * rows / tiles - i;
+      const size_t next_i = i + mr_cur;
+      const size_t next_mr = t + 1 < tiles ? row_begin + (t + 2) * rows / tiles - next_i : 0;
       // The tile's A slice (mr_cur x kc) copied into contiguous rows, which
       // then stay in L1 for all of the block's panels. Read in place, A's
       // rows are mr short runs far apart, which the hardware prefetcher does
@@ -132,8 +141,8 @@ void run_block(const F32GemmConfig& cfg, const F32GemmProblem& p, const Plan& pl
         const float* w = panel0 + q * panel_stride;
         // While panel q runs, fetch row q of the next tile's A slice, so the
         // copy at the start of that tile does not wait on memory.
-        if (q < mr && i + mr + q < row_end) {
-          const char* next = reinterpret_cast<const char*>(a + (i + mr + q) * p.lda + k0);
+        if (q < next_mr) {
+          const char* next = reinterpret_cast<const char*>(a + (next_i + q) * p.lda + k0);
           for (size_t off = 0; off < kc * sizeof(float); off += 64) __builtin_prefetch(next + off);
         }
         if (self != nullptr) {
@@ -235,6 +244,29 @@ void run_gemv(const F32GemmConfig& cfg, const F32GemmProblem& p, KernelContext* 
   });
 }
 
+// f32_gemm_pack_b for panels NR wide (NR = 0: nr, known at run time only).
+// Row by row, so that B is read in memory order (whole runs of nc floats) and
+// the prefetcher keeps up; the writes go to panels in L1/L2.
+template <size_t NR>
+void pack_rows(size_t kc, size_t nc, const float* b, size_t ldb, float* packed,
+               size_t panel_stride, size_t nr = NR) {
+  const size_t width = NR != 0 ? NR : nr;
+  const size_t full = nc / width;
+  const size_t tail = nc - full * width;
+  for (size_t k = 0; k < kc; ++k) {
+    const float* src = b + k * ldb;
+    float* dst = packed + k * width;
+    for (size_t q = 0; q < full; ++q) {
+      std::memcpy(dst + q * panel_stride, src + q * width, width * sizeof(float));
+    }
+    if (tail != 0) {
+      float* d = dst + full * panel_stride;
+      std::memcpy(d, src + full * width, tail * sizeof(float));
+      std::memset(d + tail, 0, (width - tail) * sizeof(float));
+    }
+  }
+}
+
 }  // namespace
 
 void f32_gemm_store_tile(size_t mr, size_t nr, const float* sums, size_t sums_stride, float* c,
@@ -260,21 +292,12 @@ void f32_gemm_store_tile(size_t mr, size_t nr, const float* sums, size_t sums_st
 
 void f32_gemm_pack_b(size_t kc, size_t nc, size_t nr, const float* b, size_t ldb, float* packed,
                      size_t panel_stride) {
-  // Row by row, so that B is read in memory order (whole runs of nc floats)
-  // and the prefetcher keeps up; the writes go to panels in L1/L2.
-  const size_t full = nc / nr;
-  const size_t tail = nc - full * nr;
-  for (size_t k = 0; k < kc; ++k) {
-    const float* src = b + k * ldb;
-    float* dst = packed + k * nr;
-    for (size_t q = 0; q < full; ++q) {
-      std::memcpy(dst + q * panel_stride, src + q * nr, nr * sizeof(float));
-    }
-    if (tail != 0) {
-      float* d = dst + full * panel_stride;
-      std::memcpy(d, src + full * nr, tail * sizeof(float));
-      std::memset(d + tail, 0, (nr - tail) * sizeof(float));
-    }
+  // The panel widths of the configs get copies of a constant size, which the
+  // compiler inlines; a memcpy call per 64 bytes cost as much as the copy.
+  switch (nr) {
+    case 16: return pack_rows<16>(kc, nc, b, ldb, packed, panel_stride);
+    case 8: return pack_rows<8>(kc, nc, b, ldb, packed, panel_stride);
+    default: return pack_rows<0>(kc, nc, b, ldb, packed, panel_stride, nr);
   }
 }
 
