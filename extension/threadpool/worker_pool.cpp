@@ -43,7 +43,7 @@ WorkerPool::WorkerPool(size_t num_threads) {
 WorkerPool::~WorkerPool() {
   {
     std::lock_guard<std::mutex> lock(wake_mutex_);
-    stopping_ = true;
+    stopping_.store(true);
     generation_.fetch_add(1, std::memory_order_release);
   }
   wake_.notify_all();
@@ -55,6 +55,7 @@ void WorkerPool::run_tasks() {
   for (size_t i = next_task_.fetch_add(1, std::memory_order_relaxed); i < num_tasks_;
        i = next_task_.fetch_add(1, std::memory_order_relaxed)) {
     task(i);
+    done_tasks_.fetch_add(1, std::memory_order_release);
   }
 }
 
@@ -69,14 +70,17 @@ void WorkerPool::run(size_t num_tasks, FunctionRef<void(size_t task)> task) {
     task_ = &task;
     num_tasks_ = num_tasks;
     next_task_.store(0, std::memory_order_relaxed);
-    busy_workers_.store(workers_.size(), std::memory_order_relaxed);
+    done_tasks_.store(0, std::memory_order_relaxed);
+    open_.store(true);
     generation_.fetch_add(1, std::memory_order_release);
   }
   wake_.notify_all();
   run_tasks();
-  // Every worker checks in once it has seen this generation and run out of
-  // tasks, so the job (on this stack) is not touched after we return.
-  while (busy_workers_.load(std::memory_order_acquire) != 0) cpu_relax();
+  // Tasks other threads took may still be running; then no worker may enter
+  // the job any more, and those inside leave at once (no task is left).
+  while (done_tasks_.load(std::memory_order_acquire) != num_tasks) cpu_relax();
+  open_.store(false);
+  while (active_.load() != 0) cpu_relax();
   running_.store(false, std::memory_order_release);
 }
 
@@ -94,12 +98,13 @@ void WorkerPool::worker_loop(size_t) {
       now = generation_.load(std::memory_order_acquire);
     }
     seen = now;
-    {
-      std::lock_guard<std::mutex> lock(wake_mutex_);
-      if (stopping_) return;
-    }
-    run_tasks();
-    busy_workers_.fetch_sub(1, std::memory_order_acq_rel);
+    if (stopping_.load()) return;
+    // Enter, then check the job is still the one seen and still open: the
+    // caller closes it before it waits for active_ to drain (all seq_cst),
+    // so either it waits for us or we see it closed and touch nothing.
+    active_.fetch_add(1);
+    if (open_.load() && generation_.load() == now) run_tasks();
+    active_.fetch_sub(1, std::memory_order_release);
   }
 }
 

@@ -41,15 +41,20 @@ class WorkerPool final : public ThreadPool {
   std::atomic<bool> running_{false};
 
   // The current job. `generation_` changes when a job is posted; workers
-  // compare it to the last one they saw.
+  // compare it to the last one they saw. A worker joins a job only while it
+  // is `open_`, counted in `active_`: the caller closes the job once every
+  // task is done and then waits only for the workers inside it, never for
+  // one that is asleep or not scheduled (on 2 busy vCPUs that can be ms).
   std::mutex wake_mutex_;
   std::condition_variable wake_;
   std::atomic<uint64_t> generation_{0};
-  bool stopping_ = false;  // guarded by wake_mutex_
+  std::atomic<bool> stopping_{false};
   const FunctionRef<void(size_t)>* task_ = nullptr;
   size_t num_tasks_ = 0;
   std::atomic<size_t> next_task_{0};
-  std::atomic<size_t> busy_workers_{0};
+  std::atomic<size_t> done_tasks_{0};
+  std::atomic<bool> open_{false};
+  std::atomic<size_t> active_{0};
 };
 
 }  // namespace ember

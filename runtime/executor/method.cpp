@@ -515,7 +515,7 @@ Error Method::init_instructions() {
   for (size_t pc = 0; pc < num_instructions_; ++pc) {
     const auto* instruction = instructions->Get(pc);
     Instr& instr = instructions_[pc];
-    instr = Instr{InstrKind::Free, nullptr, 0, {}, 0, 0, "free"};
+    instr = Instr{InstrKind::Free, nullptr, 0, {}, 0, 0, "free", {}};
     switch (instruction->instr_args_type()) {
       case fb::InstructionArguments::KernelCall: {
         const auto* call = instruction->instr_args_as_KernelCall();
@@ -560,7 +560,7 @@ Error Method::init_instructions() {
         EMBER_CHECK_OR_RETURN(index_in_range(call->move_from(), num_values_) &&
                                   index_in_range(call->move_to(), num_values_),
                               Error::InvalidProgram, "instruction %zu: move index out of range", pc);
-        instr = Instr{InstrKind::Move, nullptr, 0, {}, call->move_from(), call->move_to(), "move"};
+        instr = Instr{InstrKind::Move, nullptr, 0, {}, call->move_from(), call->move_to(), "move", {}};
         break;
       }
       case fb::InstructionArguments::JumpFalseCall: {
@@ -574,7 +574,7 @@ Error Method::init_instructions() {
                               Error::InvalidProgram, "instruction %zu: jump destination %d out of "
                               "range", pc, call->destination_instruction());
         instr = Instr{InstrKind::JumpFalse, nullptr, 0, {}, call->cond_value_index(),
-                      call->destination_instruction(), "jump_false"};
+                      call->destination_instruction(), "jump_false", {}};
         break;
       }
       case fb::InstructionArguments::FreeCall: {

@@ -163,6 +163,7 @@ Error TestBackend::execute(BackendExecutionContext& context, DelegateHandle* han
         context.allocate_temp(size_t{plan.numel[first_temp + t]} * 4, 64));
     if (slot[first_temp + t] == nullptr) return Error::MemoryAllocationFailed;
   }
+  last_pool.store(context.thread_pool());
   const std::thread::id caller = std::this_thread::get_id();
   for (uint32_t s = 0; s < plan.num_steps; ++s) {
     const Step& step = plan.steps[s];

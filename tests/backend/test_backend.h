@@ -36,9 +36,11 @@ class TestBackend final : public BackendInterface {
   void destroy(DelegateHandle* handle) const override;
   size_t owned_bytes(DelegateHandle* handle) const override;
 
-  // Element chunks that ran on a thread other than the one calling execute:
-  // proof that the work went through the method's thread pool.
+  // Element chunks that ran on a thread other than the one calling execute,
+  // and the pool the last execute was handed: the work goes through the
+  // method's thread pool (whose workers take chunks when they are awake).
   mutable std::atomic<size_t> chunks_on_workers{0};
+  mutable std::atomic<const ThreadPool*> last_pool{nullptr};
   mutable std::atomic<size_t> executions{0};
 };
 

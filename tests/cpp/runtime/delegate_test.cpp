@@ -87,11 +87,11 @@ TEST(Delegate, RunsOnTheThreadPoolWithTempAndOwnedMemory) {
   for (uint32_t i = 0; i < kNumel; ++i) values[i] = std::sin(0.01f * static_cast<float>(i));
   std::copy(values.begin(), values.end(), input.data<float>());
   ASSERT_EQ(method->set_input(0, input.tensor()), Error::Ok);
-  const size_t chunks_before = backend.chunks_on_workers;
+  backend.last_pool = nullptr;
   for (int run = 0; run < 3; ++run) {
     ASSERT_EQ(method->execute(), Error::Ok) << method->last_error();
   }
-  EXPECT_GT(backend.chunks_on_workers, chunks_before) << "no work ran on the pool's worker";
+  EXPECT_EQ(backend.last_pool.load(), &pool) << "execute did not get the method's pool";
   const float* out = method->output(0).to_tensor().const_data_ptr<float>();
   for (uint32_t i = 0; i < kNumel; ++i) ASSERT_EQ(out[i], expected(values[i], i)) << i;
 }
