@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/cpu/runtime/cpu_backend.h"
 #include "extension/module/module.h"
 #include "runtime/backend/backend.h"
 #include "runtime/core/log.h"
@@ -160,6 +161,8 @@ class PyModule {
 
 PYBIND11_MODULE(_C, m) {
   m.doc() = "Ember runtime binding (use ember.runtime instead)";
+  // The backends this build links, registered explicitly, in this order.
+  cpu::register_cpu_backend();
   py::class_<PyModule>(m, "Module")
       .def(py::init<const std::string&, size_t>(), py::arg("path"), py::arg("threads") = 0)
       .def_property_readonly("num_threads", &PyModule::num_threads)

@@ -1,0 +1,239 @@
+#include "backends/cpu/runtime/cpu_backend.h"
+
+#include <cstring>
+#include <new>
+
+#include "backends/cpu/runtime/ops/ops.h"
+#include "backends/cpu/schema/cpu_delegate_generated.h"
+#include "runtime/core/log.h"
+
+namespace ember::cpu {
+namespace {
+
+constexpr const char* kName = CpuBackend::kName;
+
+using Factory = Result<CpuOp*> (*)(const BuildContext&, const cpu_fb::Op*);
+
+Factory factory_for(cpu_fb::OpParams type) {
+  switch (type) {
+    case cpu_fb::OpParams::Linear: return make_linear;
+    case cpu_fb::OpParams::Conv2d: return make_conv2d;
+    case cpu_fb::OpParams::Binary: return make_binary;
+    case cpu_fb::OpParams::Unary: return make_unary;
+    case cpu_fb::OpParams::ToLayout: return make_to_layout;
+    case cpu_fb::OpParams::Reshape: return make_reshape;
+    default: return nullptr;
+  }
+}
+
+Error read_values(const cpu_fb::Graph* graph, Delegate* d) {
+  const auto* values = graph->values();
+  d->num_values = values != nullptr ? values->size() : 0;
+  d->values = new (std::nothrow) ValueInfo[d->num_values > 0 ? d->num_values : 1];
+  d->data = new (std::nothrow) float*[d->num_values > 0 ? d->num_values : 1];
+  EMBER_CHECK_OR_RETURN(d->values != nullptr && d->data != nullptr, Error::MemoryAllocationFailed,
+                        "%s: no memory for %zu values", kName, d->num_values);
+  const size_t num_constants = graph->constants() != nullptr ? graph->constants()->size() : 0;
+  for (size_t v = 0; v < d->num_values; ++v) {
+    const cpu_fb::Value* value = values->Get(static_cast<flatbuffers::uoffset_t>(v));
+    ValueInfo& info = d->values[v];
+    info = ValueInfo{};
+    const auto* sizes = value->sizes();
+    info.dim = sizes != nullptr ? static_cast<int>(sizes->size()) : 0;
+    EMBER_CHECK_OR_RETURN(info.dim <= kMaxDims, Error::InvalidProgram, "%s: value %zu has rank %d",
+                          kName, v, info.dim);
+    info.numel = 1;
+    for (int k = 0; k < info.dim; ++k) {
+      const int32_t s = sizes->Get(static_cast<flatbuffers::uoffset_t>(k));
+      EMBER_CHECK_OR_RETURN(s >= 0 && info.numel <= (size_t{1} << 40) / (s > 0 ? s : 1),
+                            Error::InvalidProgram, "%s: value %zu has a bad size", kName, v);
+      info.sizes[k] = s;
+      info.numel *= static_cast<size_t>(s);
+    }
+    info.layout = static_cast<Layout>(value->layout());
+    info.kind = static_cast<ValueKind>(value->kind());
+    info.index = value->index();
+    info.offset = value->offset();
+    EMBER_CHECK_OR_RETURN(info.layout == Layout::Plain || (info.layout == Layout::NHWC && info.dim == 4),
+                          Error::InvalidProgram, "%s: value %zu has a bad layout", kName, v);
+    switch (info.kind) {
+      case ValueKind::Input:
+        EMBER_CHECK_OR_RETURN(info.index < graph->num_inputs(), Error::InvalidProgram,
+                              "%s: value %zu is input %u of %u", kName, v, info.index,
+                              graph->num_inputs());
+        break;
+      case ValueKind::Output:
+        EMBER_CHECK_OR_RETURN(info.index < graph->num_outputs(), Error::InvalidProgram,
+                              "%s: value %zu is output %u of %u", kName, v, info.index,
+                              graph->num_outputs());
+        break;
+      case ValueKind::Constant: {
+        EMBER_CHECK_OR_RETURN(info.index < num_constants, Error::InvalidProgram,
+                              "%s: value %zu is constant %u of %zu", kName, v, info.index,
+                              num_constants);
+        const auto* data = graph->constants()->Get(info.index)->data();
+        EMBER_CHECK_OR_RETURN(data != nullptr && data->size() == info.numel * sizeof(float),
+                              Error::InvalidProgram, "%s: constant %u does not hold %zu floats",
+                              kName, info.index, info.numel);
+        break;
+      }
+      case ValueKind::Scratch:
+        EMBER_CHECK_OR_RETURN(info.offset <= graph->scratch_bytes() &&
+                                  info.numel * sizeof(float) <= graph->scratch_bytes() - info.offset,
+                              Error::InvalidProgram, "%s: value %zu lies outside the scratch memory",
+                              kName, v);
+        EMBER_CHECK_OR_RETURN(info.offset % 16 == 0, Error::InvalidProgram,
+                              "%s: value %zu is misaligned", kName, v);
+        break;
+      default:
+        EMBER_LOG(Error, "%s: value %zu has unknown kind %d", kName, v, static_cast<int>(info.kind));
+        return Error::InvalidProgram;
+    }
+  }
+  return Error::Ok;
+}
+
+}  // namespace
+
+const float* BuildContext::constant(uint32_t v) const {
+  if (v >= num_values || values[v].kind != ValueKind::Constant) return nullptr;
+  return reinterpret_cast<const float*>(graph->constants()->Get(values[v].index)->data()->data());
+}
+
+void clamp_in_place(float* data, size_t n, float low, float high) {
+  if (low == -INFINITY && high == INFINITY) return;
+  for (size_t i = 0; i < n; ++i) {
+    // NaN passes through, as torch.clamp lets it.
+    const float v = data[i];
+    data[i] = v < low ? low : (v > high ? high : v);
+  }
+}
+
+Delegate::~Delegate() {
+  for (size_t i = 0; i < num_ops; ++i) delete ops[i];
+  delete[] ops;
+  delete[] values;
+  delete[] data;
+}
+
+Result<DelegateHandle*> CpuBackend::init(BackendInitContext& context, FreeableBuffer* processed,
+                                         Span<const CompileSpec>) const {
+  const auto* bytes = static_cast<const uint8_t*>(processed->data());
+  flatbuffers::Verifier verifier(bytes, processed->size());
+  EMBER_CHECK_OR_RETURN(processed->size() >= 8 && cpu_fb::GraphBufferHasIdentifier(bytes) &&
+                            cpu_fb::VerifyGraphBuffer(verifier),
+                        Error::DelegateInvalidCompatibility,
+                        "%s: the delegate blob is not a valid ECP1 graph", kName);
+  // Constants are read in place (64-byte aligned in the blob), so the blob
+  // must be aligned too: segments are, an inline copy may not be.
+  EMBER_CHECK_OR_RETURN(reinterpret_cast<uintptr_t>(bytes) % 16 == 0,
+                        Error::DelegateInvalidCompatibility, "%s: blob is misaligned", kName);
+  const cpu_fb::Graph* graph = cpu_fb::GetGraph(bytes);
+  Delegate* d = new (std::nothrow) Delegate();
+  EMBER_CHECK_OR_RETURN(d != nullptr, Error::MemoryAllocationFailed, "%s: no memory", kName);
+  d->num_inputs = graph->num_inputs();
+  d->num_outputs = graph->num_outputs();
+  d->scratch_bytes = graph->scratch_bytes();
+  Error err = read_values(graph, d);
+  const auto* ops = graph->ops();
+  const size_t num_ops = ops != nullptr ? ops->size() : 0;
+  if (err == Error::Ok) {
+    d->ops = new (std::nothrow) CpuOp*[num_ops > 0 ? num_ops : 1]();
+    if (d->ops == nullptr) err = Error::MemoryAllocationFailed;
+  }
+  const size_t threads =
+      context.thread_pool() != nullptr ? context.thread_pool()->num_threads() : 1;
+  BuildContext build{d->values, d->num_values, graph};
+  for (size_t i = 0; err == Error::Ok && i < num_ops; ++i) {
+    const cpu_fb::Op* op = ops->Get(static_cast<flatbuffers::uoffset_t>(i));
+    const Factory factory = factory_for(op->params_type());
+    if (factory == nullptr) {
+      EMBER_LOG(Error, "%s: op %zu has unknown kind %d", kName, i,
+                static_cast<int>(op->params_type()));
+      err = Error::InvalidProgram;
+      break;
+    }
+    Result<CpuOp*> made = factory(build, op);
+    if (!made.ok()) {
+      EMBER_LOG(Error, "%s: op %zu (%s) is malformed", kName, i,
+                cpu_fb::EnumNameOpParams(op->params_type()));
+      err = made.error();
+      break;
+    }
+    d->ops[i] = made.get();
+    d->num_ops = i + 1;
+    const size_t temp = d->ops[i]->temp_bytes(threads);
+    if (temp > d->op_temp_bytes) d->op_temp_bytes = temp;
+  }
+  if (err != Error::Ok) {
+    delete d;
+    return err;
+  }
+  d->blob = static_cast<FreeableBuffer&&>(*processed);
+  // Scratch values, then the largest op temp, each 64-byte aligned.
+  context.request_temp_bytes((d->scratch_bytes + 63) / 64 * 64 + d->op_temp_bytes + 128);
+  return static_cast<DelegateHandle*>(d);
+}
+
+Error CpuBackend::execute(BackendExecutionContext& context, DelegateHandle* handle,
+                          Span<EValue*> args) const {
+  Delegate& d = *static_cast<Delegate*>(handle);
+  if (args.size() != size_t{d.num_inputs} + d.num_outputs) {
+    EMBER_LOG(Error, "%s: called with %zu values, expects %u", kName, args.size(),
+              d.num_inputs + d.num_outputs);
+    return Error::InvalidArgument;
+  }
+  uint8_t* scratch = static_cast<uint8_t*>(context.allocate_temp((d.scratch_bytes + 63) / 64 * 64 + 64, 64));
+  void* op_temp = d.op_temp_bytes > 0 ? context.allocate_temp(d.op_temp_bytes, 64) : nullptr;
+  if (scratch == nullptr || (d.op_temp_bytes > 0 && op_temp == nullptr)) {
+    EMBER_LOG(Error, "%s: not enough temp memory", kName);
+    return Error::MemoryAllocationFailed;
+  }
+  for (size_t v = 0; v < d.num_values; ++v) {
+    const ValueInfo& info = d.values[v];
+    switch (info.kind) {
+      case ValueKind::Input:
+      case ValueKind::Output: {
+        const size_t arg = info.kind == ValueKind::Input ? info.index : d.num_inputs + info.index;
+        if (!args[arg]->is_tensor()) return Error::InvalidArgument;
+        Tensor& t = args[arg]->to_tensor();
+        if (t.scalar_type() != ScalarType::Float || static_cast<size_t>(t.numel()) != info.numel ||
+            !t.is_contiguous_dim_order()) {
+          EMBER_LOG(Error, "%s: argument %zu is not a contiguous float tensor of %zu elements",
+                    kName, arg, info.numel);
+          return Error::InvalidArgument;
+        }
+        d.data[v] = t.mutable_data_ptr<float>();
+        break;
+      }
+      case ValueKind::Constant:
+        d.data[v] = const_cast<float*>(reinterpret_cast<const float*>(
+            cpu_fb::GetGraph(d.blob.data())->constants()->Get(info.index)->data()->data()));
+        break;
+      case ValueKind::Scratch:
+        d.data[v] = reinterpret_cast<float*>(scratch + info.offset);
+        break;
+    }
+  }
+  KernelContext kernel_context(nullptr, context.thread_pool());
+  const ExecState state{d.data, context.thread_pool(), &kernel_context, op_temp};
+  for (size_t i = 0; i < d.num_ops; ++i) d.ops[i]->run(state);
+  return Error::Ok;
+}
+
+void CpuBackend::destroy(DelegateHandle* handle) const { delete static_cast<Delegate*>(handle); }
+
+size_t CpuBackend::owned_bytes(DelegateHandle* handle) const {
+  const Delegate& d = *static_cast<const Delegate*>(handle);
+  size_t total = d.num_values * (sizeof(ValueInfo) + sizeof(float*)) + d.num_ops * sizeof(CpuOp*);
+  for (size_t i = 0; i < d.num_ops; ++i) total += d.ops[i]->owned_bytes();
+  return total;
+}
+
+Error register_cpu_backend() {
+  static CpuBackend backend;
+  static const Error registered = register_backend(CpuBackend::kName, &backend);
+  return registered;
+}
+
+}  // namespace ember::cpu

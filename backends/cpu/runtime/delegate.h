@@ -1,0 +1,72 @@
+// One CPU-backend delegate as init builds it: its values (where each tensor's
+// data is and how it is laid out) and its ops, each holding what it prepared
+// once (packed weights, geometry). execute resolves the values' data and runs
+// the ops in order.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "runtime/core/error.h"
+#include "runtime/core/thread_pool.h"
+#include "runtime/executor/data_loader.h"
+#include "runtime/kernel/kernel_context.h"
+
+namespace ember::cpu {
+
+constexpr int kMaxDims = 8;
+
+enum class Layout : uint8_t { Plain = 0, NHWC = 1 };
+enum class ValueKind : uint8_t { Input = 0, Output = 1, Constant = 2, Scratch = 3 };
+
+struct ValueInfo {
+  int32_t sizes[kMaxDims];  // logical sizes, PyTorch's order
+  int dim;
+  Layout layout;
+  ValueKind kind;
+  uint32_t index;
+  uint64_t offset;
+  size_t numel;
+};
+
+// What an op's run() sees: the data of every value, the pool, a kernel
+// context for the optimized kernels (the pool, no temp memory), and the
+// temp memory the op asked for at init (op_temp, 64-byte aligned).
+struct ExecState {
+  float* const* data;
+  ThreadPool* pool;
+  KernelContext* kernel_context;
+  void* op_temp;
+};
+
+// An op of a delegate. Built at init (where it may allocate), run without
+// allocating. No RTTI: ops are only called through this interface.
+class CpuOp {
+ public:
+  virtual ~CpuOp() = default;
+  virtual void run(const ExecState& state) const = 0;
+  // Bytes the op holds (packed weights...), for the backend's report.
+  virtual size_t owned_bytes() const { return 0; }
+  // Temp bytes one run needs beyond the delegate's scratch values, when run
+  // with up to `num_threads` threads (ExecState::op_temp).
+  virtual size_t temp_bytes(size_t num_threads) const {
+    (void)num_threads;
+    return 0;
+  }
+};
+
+struct Delegate {
+  ValueInfo* values = nullptr;
+  size_t num_values = 0;
+  CpuOp** ops = nullptr;
+  size_t num_ops = 0;
+  float** data = nullptr;  // per value, filled by execute
+  uint32_t num_inputs = 0;
+  uint32_t num_outputs = 0;
+  uint64_t scratch_bytes = 0;
+  size_t op_temp_bytes = 0;
+  FreeableBuffer blob;  // kept: constants are read in place
+  ~Delegate();
+};
+
+}  // namespace ember::cpu

@@ -1,0 +1,51 @@
+// Small helpers the CPU backend's ops share: checked access to an op's value
+// lists, and the row-major strides of a value's logical sizes.
+#pragma once
+
+#include <cstdint>
+
+#include "backends/cpu/runtime/ops/ops.h"
+#include "runtime/core/log.h"
+
+namespace ember::cpu {
+
+// Value ids of an op's inputs and outputs, checked against the delegate.
+struct OpValues {
+  uint32_t in[4];
+  uint32_t out;
+  size_t num_in;
+};
+
+// Fills `v` when `op` has between min_in and max_in inputs and one output,
+// all naming existing values; logs and returns false otherwise.
+inline bool read_op_values(const BuildContext& ctx, const cpu_fb::Op* op, size_t min_in,
+                           size_t max_in, OpValues* v) {
+  const auto* ins = op->inputs();
+  const auto* outs = op->outputs();
+  const size_t n = ins != nullptr ? ins->size() : 0;
+  if (n < min_in || n > max_in || n > 4 || outs == nullptr || outs->size() != 1) {
+    EMBER_LOG(Error, "cpu backend: op has %zu inputs (expects %zu..%zu) and %u outputs", n, min_in,
+              max_in, outs != nullptr ? outs->size() : 0);
+    return false;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    v->in[i] = ins->Get(static_cast<flatbuffers::uoffset_t>(i));
+    if (v->in[i] >= ctx.num_values) return false;
+  }
+  v->out = outs->Get(0);
+  v->num_in = n;
+  if (v->out >= ctx.num_values) return false;
+  const ValueKind kind = ctx.values[v->out].kind;
+  // An op writes scratch or output values only, never inputs or constants.
+  return kind == ValueKind::Scratch || kind == ValueKind::Output;
+}
+
+inline bool same_sizes(const ValueInfo& a, const ValueInfo& b) {
+  if (a.dim != b.dim) return false;
+  for (int i = 0; i < a.dim; ++i) {
+    if (a.sizes[i] != b.sizes[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace ember::cpu

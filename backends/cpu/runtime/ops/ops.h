@@ -1,0 +1,40 @@
+// The CPU backend's ops: one factory per op kind, each checking its values
+// and parameters against the blob and preparing what runs need (packed
+// weights, geometry). A factory fails with a message rather than building an
+// op that could read or write out of bounds.
+#pragma once
+
+#include <cmath>
+
+#include "backends/cpu/runtime/delegate.h"
+#include "backends/cpu/schema/cpu_delegate_generated.h"
+#include "runtime/core/result.h"
+
+namespace ember::cpu {
+
+// What a factory reads: the delegate's values and the blob's constants.
+struct BuildContext {
+  const ValueInfo* values;
+  size_t num_values;
+  const cpu_fb::Graph* graph;
+
+  // The data of value `v` when it is a constant, else null.
+  const float* constant(uint32_t v) const;
+  // A fused clamp's bounds (none: -inf, +inf).
+  static void clamp_bounds(const cpu_fb::Op* op, float* low, float* high) {
+    *low = op->clamp() != nullptr ? op->clamp()->min() : -INFINITY;
+    *high = op->clamp() != nullptr ? op->clamp()->max() : INFINITY;
+  }
+};
+
+Result<CpuOp*> make_linear(const BuildContext& ctx, const cpu_fb::Op* op);
+Result<CpuOp*> make_conv2d(const BuildContext& ctx, const cpu_fb::Op* op);
+Result<CpuOp*> make_binary(const BuildContext& ctx, const cpu_fb::Op* op);
+Result<CpuOp*> make_unary(const BuildContext& ctx, const cpu_fb::Op* op);
+Result<CpuOp*> make_to_layout(const BuildContext& ctx, const cpu_fb::Op* op);
+Result<CpuOp*> make_reshape(const BuildContext& ctx, const cpu_fb::Op* op);
+
+// Applies a fused clamp to n floats (nothing when the bounds are infinite).
+void clamp_in_place(float* data, size_t n, float low, float high);
+
+}  // namespace ember::cpu

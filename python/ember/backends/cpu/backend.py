@@ -1,0 +1,21 @@
+"""CpuBackend: the ember.backends.Backend of Ember's CPU delegate."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from torch.fx import Node
+
+from ember.backends.backend import Backend, check_op_support
+from ember.backends.cpu import lowering, support
+from ember.passes.graph import ProgramGraph
+
+
+class CpuBackend(Backend):
+    id = "EmberCpuBackend"
+
+    def check_node(self, node: Node, program: ProgramGraph) -> str | None:
+        return check_op_support(node, support.SUPPORT)
+
+    def preprocess(self, subgraph: ProgramGraph, compile_specs: Mapping[str, bytes]) -> bytes:
+        return lowering.lower(subgraph)

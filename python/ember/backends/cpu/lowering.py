@@ -1,0 +1,335 @@
+"""One claimed subgraph -> the CPU backend's blob (backends/cpu/schema/cpu_delegate.fbs).
+
+Three steps:
+1. each node becomes an op on values (graph inputs, outputs, constants and
+   scratch values), with a fused clamp where an activation follows an op that
+   can apply it on the way out and nothing else reads the unclamped result;
+2. layouts: convolutions and pools work channels-last (NHWC); an elementwise
+   op follows its inputs; everything else, and the delegate's own inputs and
+   outputs, is plain (PyTorch's row-major order). A ToLayout op converts where
+   a value is needed in the other layout;
+3. scratch values get offsets in one scratch arena, planned from their
+   lifetimes like the program's own activations.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import flatbuffers
+import torch
+from torch.fx import Node
+
+from ember.cpu_fb import (
+    Binary,
+    BinaryOp,
+    Clamp,
+    Constant,
+    Conv2d,
+    Graph,
+    Layout,
+    Linear,
+    Op,
+    OpParams,
+    Reshape,
+    ToLayout,
+    Unary,
+    UnaryOp,
+    Value,
+    ValueKind,
+)
+from ember.passes.graph import ExportError, ProgramGraph
+from ember.passes.memory_planning import Lifetime, plan
+
+aten = torch.ops.aten
+
+_BINARY = {aten.add.Tensor: BinaryOp.BinaryOp.Add, aten.sub.Tensor: BinaryOp.BinaryOp.Sub,
+           aten.mul.Tensor: BinaryOp.BinaryOp.Mul, aten.div.Tensor: BinaryOp.BinaryOp.Div}
+_UNARY = {aten.sigmoid.default: UnaryOp.UnaryOp.Sigmoid, aten.tanh.default: UnaryOp.UnaryOp.Tanh,
+          aten.silu.default: UnaryOp.UnaryOp.Silu, aten.hardswish.default: UnaryOp.UnaryOp.HardSwish}
+PLAIN, NHWC = Layout.Layout.Plain, Layout.Layout.NHWC
+# Ops whose output a following clamp can fuse into.
+_CLAMPABLE = {aten.addmm.default, aten.mm.default, aten.convolution.default, *_BINARY}
+
+
+@dataclass
+class _Value:
+    sizes: list[int]
+    layout: int = Layout.Layout.Plain
+    kind: int = ValueKind.ValueKind.Scratch
+    index: int = 0
+    offset: int = 0
+    nbytes: int = 0
+
+
+@dataclass
+class _Op:
+    params_type: int
+    params: Any
+    inputs: list[int]
+    outputs: list[int]
+    clamp: tuple[float, float] | None = None
+    debug_handle: int = 0
+
+
+@dataclass
+class _Builder:
+    subgraph: ProgramGraph
+    values: list[_Value] = field(default_factory=list)
+    constants: list[bytes] = field(default_factory=list)
+    ops: list[_Op] = field(default_factory=list)
+    of_node: dict[Node, int] = field(default_factory=dict)
+    # value id -> the value holding the same data in the other layout
+    converted: dict[tuple[int, int], int] = field(default_factory=dict)
+
+    def value(self, sizes, **kwargs) -> int:
+        self.values.append(_Value(list(sizes), **kwargs))
+        return len(self.values) - 1
+
+    def constant(self, tensor: torch.Tensor) -> int:
+        data = tensor.detach().to(torch.float32).contiguous()
+        self.constants.append(data.numpy().tobytes())
+        return self.value(data.shape, kind=ValueKind.ValueKind.Constant,
+                          index=len(self.constants) - 1)
+
+    def input(self, node: Any) -> int:
+        if isinstance(node, Node) and self.subgraph.is_constant(node):
+            if node not in self.of_node:
+                self.of_node[node] = self.constant(self.subgraph.constant(node))
+            return self.of_node[node]
+        return self.of_node[node]
+
+    def op(self, params_type: int, params: Any, inputs: list[int], out: int,
+           clamp: tuple[float, float] | None = None) -> None:
+        self.ops.append(_Op(params_type, params, inputs, [out], clamp))
+
+    def in_layout(self, value_id: int, layout: int) -> int:
+        """`value_id`'s data in `layout`, converting once when it is not."""
+        if self.values[value_id].layout == layout:
+            return value_id
+        key = (value_id, layout)
+        if key not in self.converted:
+            out = self.value(self.values[value_id].sizes, layout=layout)
+            self.ops.append(_Op(OpParams.OpParams.ToLayout, ToLayout.ToLayoutT(), [value_id], [out]))
+            self.converted[key] = out
+        return self.converted[key]
+
+
+def lower(subgraph: ProgramGraph) -> bytes:
+    builder = _Builder(subgraph)
+    for i, node in enumerate(subgraph.user_inputs()):
+        builder.of_node[node] = builder.value(static_sizes(node), kind=ValueKind.ValueKind.Input, index=i)
+    fused: set[Node] = set()
+    for node in subgraph.graph.nodes:
+        if node.op != "call_function" or node in fused:
+            continue
+        clamp_node = _fusable_clamp(node, subgraph)
+        out = _lower_node(builder, node)
+        if clamp_node is not None:
+            builder.ops[-1].clamp = clamp_bounds(clamp_node)
+            fused.add(clamp_node)
+            builder.of_node[clamp_node] = out
+    outputs = list(subgraph.graph.output_node().args[0])
+    for i, node in enumerate(outputs):
+        value_id = builder.in_layout(builder.of_node[node], Layout.Layout.Plain)
+        if builder.values[value_id].kind != ValueKind.ValueKind.Scratch:
+            # An input or constant returned as is, or a value returned twice: copy it.
+            copy = builder.value(builder.values[value_id].sizes)
+            builder.ops.append(_Op(OpParams.OpParams.Reshape, Reshape.ReshapeT(), [value_id], [copy]))
+            value_id = copy
+        builder.values[value_id].kind = ValueKind.ValueKind.Output
+        builder.values[value_id].index = i
+    scratch_bytes = _plan_scratch(builder)
+    return _serialize(builder, len(subgraph.user_inputs()), len(outputs), scratch_bytes)
+
+
+def static_sizes(node: Node) -> list[int]:
+    shape = node.meta["val"].shape
+    if any(not isinstance(s, int) for s in shape):
+        raise ExportError(f"{node.name}: the CPU backend needs static shapes")
+    return list(shape)
+
+
+def _fusable_clamp(node: Node, subgraph: ProgramGraph) -> Node | None:
+    if node.target not in _CLAMPABLE or len(node.users) != 1:
+        return None
+    (user,) = node.users
+    if user.target in (aten.relu.default, aten.hardtanh.default, aten.clamp.default):
+        return user
+    return None
+
+
+def clamp_bounds(node: Node) -> tuple[float, float]:
+    if node.target is aten.relu.default:
+        return 0.0, math.inf
+    if node.target is aten.hardtanh.default:
+        return (float(node.args[1]) if len(node.args) > 1 else -1.0,
+                float(node.args[2]) if len(node.args) > 2 else 1.0)
+    low = node.args[1] if len(node.args) > 1 else node.kwargs.get("min")
+    high = node.args[2] if len(node.args) > 2 else node.kwargs.get("max")
+    return (-math.inf if low is None else float(low), math.inf if high is None else float(high))
+
+
+# target -> function(builder, node) -> the output value id. Each op family
+# (ops_*.py) registers its ops here and their claims in support.SUPPORT.
+LOWERINGS: dict[Any, Callable[[_Builder, Node], int]] = {}
+
+
+def lowers(*targets: Any) -> Callable:
+    def register(fn: Callable[[_Builder, Node], int]) -> Callable[[_Builder, Node], int]:
+        for target in targets:
+            LOWERINGS[target] = fn
+        return fn
+    return register
+
+
+def _lower_node(b: _Builder, node: Node) -> int:
+    fn = LOWERINGS.get(node.target)
+    if fn is None:
+        raise ExportError(f"{node.name}: the CPU backend claimed {node.target} but cannot lower it")
+    out = fn(b, node)
+    b.of_node[node] = out
+    return out
+
+
+@lowers(aten.convolution.default)
+def _conv(b: _Builder, node: Node) -> int:
+    x, weight, bias, stride, padding, dilation, _, _, groups = node.args
+    params = Conv2d.Conv2dT()
+    params.weight = b.input(weight)
+    params.bias = b.input(bias) if bias is not None else -1
+    params.stride, params.padding, params.dilation = list(stride), list(padding), list(dilation)
+    params.groups = groups
+    out = b.value(static_sizes(node), layout=NHWC)
+    b.op(OpParams.OpParams.Conv2d, params, [b.in_layout(b.input(x), NHWC)], out)
+    return out
+
+
+@lowers(aten.addmm.default, aten.mm.default)
+def _linear(b: _Builder, node: Node) -> int:
+    if node.target is aten.addmm.default:
+        bias, x, weight = node.args[:3]
+    else:
+        bias, (x, weight) = None, node.args[:2]
+    params = Linear.LinearT()
+    params.weight = b.input(weight)  # [in, out]: already transposed by the graph
+    params.bias = b.input(bias) if bias is not None else -1
+    out = b.value(static_sizes(node))
+    b.op(OpParams.OpParams.Linear, params, [b.in_layout(b.input(x), PLAIN)], out)
+    return out
+
+
+@lowers(*_BINARY)
+def _binary(b: _Builder, node: Node) -> int:
+    sizes = static_sizes(node)
+    a, other = node.args[0], node.args[1]
+    params = Binary.BinaryT()
+    params.op = _BINARY[node.target]
+    a_id = b.input(a)
+    layout = b.values[a_id].layout
+    if not isinstance(other, Node):
+        params.hasScalar, params.scalar = True, float(other)
+        out = b.value(sizes, layout=layout)
+        b.op(OpParams.OpParams.Binary, params, [a_id], out)
+        return out
+    other_id = b.input(other)
+    other_sizes = b.values[other_id].sizes
+    # Same shape: both in a's layout. A broadcast operand stays plain, which
+    # an NHWC output only meets as a per-channel ([C, 1, 1], [1, C, 1, 1]) vector.
+    if other_sizes == sizes:
+        other_id = b.in_layout(other_id, layout)
+    else:
+        other_id = b.in_layout(other_id, PLAIN)
+        if layout == NHWC and not _per_channel(other_sizes, sizes):
+            layout = PLAIN
+            a_id = b.in_layout(a_id, PLAIN)
+    out = b.value(sizes, layout=layout)
+    b.op(OpParams.OpParams.Binary, params, [a_id, other_id], out)
+    return out
+
+
+@lowers(aten.relu.default, aten.hardtanh.default, aten.clamp.default)
+def _clamp(b: _Builder, node: Node) -> int:
+    params = Unary.UnaryT()
+    params.op = UnaryOp.UnaryOp.Clamp
+    x_id = b.input(node.args[0])
+    out = b.value(static_sizes(node), layout=b.values[x_id].layout)
+    b.op(OpParams.OpParams.Unary, params, [x_id], out, clamp_bounds(node))
+    return out
+
+
+@lowers(*_UNARY, aten.gelu.default)
+def _unary(b: _Builder, node: Node) -> int:
+    params = Unary.UnaryT()
+    if node.target is aten.gelu.default:
+        approximate = node.kwargs.get("approximate", node.args[1] if len(node.args) > 1 else "none")
+        params.op = UnaryOp.UnaryOp.GeluTanh if approximate == "tanh" else UnaryOp.UnaryOp.Gelu
+    else:
+        params.op = _UNARY[node.target]
+    x_id = b.input(node.args[0])
+    out = b.value(static_sizes(node), layout=b.values[x_id].layout)
+    b.op(OpParams.OpParams.Unary, params, [x_id], out)
+    return out
+
+
+@lowers(aten.view.default, aten.clone.default)
+def _reshape(b: _Builder, node: Node) -> int:
+    out = b.value(static_sizes(node))
+    b.op(OpParams.OpParams.Reshape, Reshape.ReshapeT(), [b.in_layout(b.input(node.args[0]), PLAIN)],
+         out)
+    return out
+
+
+def _per_channel(other: list[int], sizes: list[int]) -> bool:
+    """[C, 1, 1] or [1, C, 1, 1] against [N, C, H, W]."""
+    padded = [1] * (len(sizes) - len(other)) + list(other)
+    return len(sizes) == 4 and padded[0] == 1 and padded[1] == sizes[1] and padded[2:] == [1, 1]
+
+
+def _plan_scratch(b: _Builder) -> int:
+    first: dict[int, int] = {}
+    last: dict[int, int] = {}
+    for i, op in enumerate(b.ops):
+        for v in [*op.inputs, *op.outputs]:
+            first.setdefault(v, i)
+            last[v] = i
+    lifetimes = []
+    for v, value in enumerate(b.values):
+        if value.kind == ValueKind.ValueKind.Scratch and v in first:
+            nbytes = 4 * math.prod(value.sizes)
+            lifetimes.append(Lifetime(v, nbytes, first[v], last[v]))
+    memory = plan(lifetimes)
+    for v, offset in memory.offsets.items():
+        b.values[v].offset = offset
+    return memory.arena_size
+
+
+def _serialize(b: _Builder, num_inputs: int, num_outputs: int, scratch_bytes: int) -> bytes:
+    graph = Graph.GraphT()
+    graph.values = []
+    for v in b.values:
+        value = Value.ValueT()
+        value.sizes, value.layout, value.kind = v.sizes, v.layout, v.kind
+        value.index, value.offset = v.index, v.offset
+        graph.values.append(value)
+    graph.constants = []
+    for data in b.constants:
+        constant = Constant.ConstantT()
+        constant.data = data
+        graph.constants.append(constant)
+    graph.ops = []
+    for op in b.ops:
+        entry = Op.OpT()
+        entry.paramsType, entry.params = op.params_type, op.params
+        entry.inputs, entry.outputs = op.inputs, op.outputs
+        if op.clamp is not None:
+            entry.clamp = Clamp.ClampT()
+            entry.clamp.min, entry.clamp.max = op.clamp
+        graph.ops.append(entry)
+    graph.numInputs, graph.numOutputs, graph.scratchBytes = num_inputs, num_outputs, scratch_bytes
+    builder = flatbuffers.Builder(1024)
+    builder.Finish(graph.Pack(builder), file_identifier=b"ECP1")
+    return bytes(builder.Output())
