@@ -7,15 +7,17 @@ from collections.abc import Mapping
 from torch.fx import Node
 
 from ember.backends.backend import Backend, check_op_support
-from ember.backends.cpu import lowering, support
+from ember.backends.cpu import lowering, ops_elementwise, ops_gemm, ops_layout  # noqa: F401
 from ember.passes.graph import ProgramGraph
 
 
 class CpuBackend(Backend):
+    """Claims the float32 ops some ops_*.py family lowers (lowering.SUPPORT)."""
+
     id = "EmberCpuBackend"
 
     def check_node(self, node: Node, program: ProgramGraph) -> str | None:
-        return check_op_support(node, support.SUPPORT)
+        return check_op_support(node, lowering.SUPPORT)
 
     def preprocess(self, subgraph: ProgramGraph, compile_specs: Mapping[str, bytes]) -> bytes:
         return lowering.lower(subgraph)

@@ -23,21 +23,16 @@ import flatbuffers
 import torch
 from torch.fx import Node
 
+from ember.backends.backend import OpSupport
 from ember.cpu_fb import (
-    Binary,
-    BinaryOp,
     Clamp,
     Constant,
-    Conv2d,
     Graph,
     Layout,
-    Linear,
     Op,
     OpParams,
     Reshape,
     ToLayout,
-    Unary,
-    UnaryOp,
     Value,
     ValueKind,
 )
@@ -46,13 +41,11 @@ from ember.passes.memory_planning import Lifetime, plan
 
 aten = torch.ops.aten
 
-_BINARY = {aten.add.Tensor: BinaryOp.BinaryOp.Add, aten.sub.Tensor: BinaryOp.BinaryOp.Sub,
-           aten.mul.Tensor: BinaryOp.BinaryOp.Mul, aten.div.Tensor: BinaryOp.BinaryOp.Div}
-_UNARY = {aten.sigmoid.default: UnaryOp.UnaryOp.Sigmoid, aten.tanh.default: UnaryOp.UnaryOp.Tanh,
-          aten.silu.default: UnaryOp.UnaryOp.Silu, aten.hardswish.default: UnaryOp.UnaryOp.HardSwish}
 PLAIN, NHWC = Layout.Layout.Plain, Layout.Layout.NHWC
-# Ops whose output a following clamp can fuse into.
-_CLAMPABLE = {aten.addmm.default, aten.mm.default, aten.convolution.default, *_BINARY}
+# Ops whose output a following relu/hardtanh/clamp fuses into (they apply the
+# clamp on the way out); families add theirs.
+CLAMPABLE: set[Any] = set()
+CLAMPS = {aten.relu.default, aten.hardtanh.default, aten.clamp.default}
 
 
 @dataclass
@@ -76,7 +69,7 @@ class _Op:
 
 
 @dataclass
-class _Builder:
+class Builder:
     subgraph: ProgramGraph
     values: list[_Value] = field(default_factory=list)
     constants: list[bytes] = field(default_factory=list)
@@ -119,7 +112,7 @@ class _Builder:
 
 
 def lower(subgraph: ProgramGraph) -> bytes:
-    builder = _Builder(subgraph)
+    builder = Builder(subgraph)
     for i, node in enumerate(subgraph.user_inputs()):
         builder.of_node[node] = builder.value(static_sizes(node), kind=ValueKind.ValueKind.Input, index=i)
     fused: set[Node] = set()
@@ -154,12 +147,10 @@ def static_sizes(node: Node) -> list[int]:
 
 
 def _fusable_clamp(node: Node, subgraph: ProgramGraph) -> Node | None:
-    if node.target not in _CLAMPABLE or len(node.users) != 1:
+    if node.target not in CLAMPABLE or len(node.users) != 1:
         return None
     (user,) = node.users
-    if user.target in (aten.relu.default, aten.hardtanh.default, aten.clamp.default):
-        return user
-    return None
+    return user if user.target in CLAMPS else None
 
 
 def clamp_bounds(node: Node) -> tuple[float, float]:
@@ -173,20 +164,26 @@ def clamp_bounds(node: Node) -> tuple[float, float]:
     return (-math.inf if low is None else float(low), math.inf if high is None else float(high))
 
 
-# target -> function(builder, node) -> the output value id. Each op family
-# (ops_*.py) registers its ops here and their claims in support.SUPPORT.
-LOWERINGS: dict[Any, Callable[[_Builder, Node], int]] = {}
+# target -> function(builder, node) -> the output value id, and what the
+# backend claims of it. Each op family (ops_*.py) registers its ops with
+# @lowers; the backend claims exactly what is registered.
+LOWERINGS: dict[Any, Callable[[Builder, Node], int]] = {}
+SUPPORT: dict[Any, OpSupport] = {}
+FLOAT = frozenset({torch.float32})
 
 
-def lowers(*targets: Any) -> Callable:
-    def register(fn: Callable[[_Builder, Node], int]) -> Callable[[_Builder, Node], int]:
+def lowers(*targets: Any, support: OpSupport | None = None) -> Callable:
+    """Registers a lowering for `targets`, claimed as `support` says (float32,
+    static shapes, no further constraint by default)."""
+    def register(fn: Callable[[Builder, Node], int]) -> Callable[[Builder, Node], int]:
         for target in targets:
             LOWERINGS[target] = fn
+            SUPPORT[target] = support if support is not None else OpSupport(FLOAT)
         return fn
     return register
 
 
-def _lower_node(b: _Builder, node: Node) -> int:
+def _lower_node(b: Builder, node: Node) -> int:
     fn = LOWERINGS.get(node.target)
     if fn is None:
         raise ExportError(f"{node.name}: the CPU backend claimed {node.target} but cannot lower it")
@@ -195,101 +192,7 @@ def _lower_node(b: _Builder, node: Node) -> int:
     return out
 
 
-@lowers(aten.convolution.default)
-def _conv(b: _Builder, node: Node) -> int:
-    x, weight, bias, stride, padding, dilation, _, _, groups = node.args
-    params = Conv2d.Conv2dT()
-    params.weight = b.input(weight)
-    params.bias = b.input(bias) if bias is not None else -1
-    params.stride, params.padding, params.dilation = list(stride), list(padding), list(dilation)
-    params.groups = groups
-    out = b.value(static_sizes(node), layout=NHWC)
-    b.op(OpParams.OpParams.Conv2d, params, [b.in_layout(b.input(x), NHWC)], out)
-    return out
-
-
-@lowers(aten.addmm.default, aten.mm.default)
-def _linear(b: _Builder, node: Node) -> int:
-    if node.target is aten.addmm.default:
-        bias, x, weight = node.args[:3]
-    else:
-        bias, (x, weight) = None, node.args[:2]
-    params = Linear.LinearT()
-    params.weight = b.input(weight)  # [in, out]: already transposed by the graph
-    params.bias = b.input(bias) if bias is not None else -1
-    out = b.value(static_sizes(node))
-    b.op(OpParams.OpParams.Linear, params, [b.in_layout(b.input(x), PLAIN)], out)
-    return out
-
-
-@lowers(*_BINARY)
-def _binary(b: _Builder, node: Node) -> int:
-    sizes = static_sizes(node)
-    a, other = node.args[0], node.args[1]
-    params = Binary.BinaryT()
-    params.op = _BINARY[node.target]
-    a_id = b.input(a)
-    layout = b.values[a_id].layout
-    if not isinstance(other, Node):
-        params.hasScalar, params.scalar = True, float(other)
-        out = b.value(sizes, layout=layout)
-        b.op(OpParams.OpParams.Binary, params, [a_id], out)
-        return out
-    other_id = b.input(other)
-    other_sizes = b.values[other_id].sizes
-    # Same shape: both in a's layout. A broadcast operand stays plain, which
-    # an NHWC output only meets as a per-channel ([C, 1, 1], [1, C, 1, 1]) vector.
-    if other_sizes == sizes:
-        other_id = b.in_layout(other_id, layout)
-    else:
-        other_id = b.in_layout(other_id, PLAIN)
-        if layout == NHWC and not _per_channel(other_sizes, sizes):
-            layout = PLAIN
-            a_id = b.in_layout(a_id, PLAIN)
-    out = b.value(sizes, layout=layout)
-    b.op(OpParams.OpParams.Binary, params, [a_id, other_id], out)
-    return out
-
-
-@lowers(aten.relu.default, aten.hardtanh.default, aten.clamp.default)
-def _clamp(b: _Builder, node: Node) -> int:
-    params = Unary.UnaryT()
-    params.op = UnaryOp.UnaryOp.Clamp
-    x_id = b.input(node.args[0])
-    out = b.value(static_sizes(node), layout=b.values[x_id].layout)
-    b.op(OpParams.OpParams.Unary, params, [x_id], out, clamp_bounds(node))
-    return out
-
-
-@lowers(*_UNARY, aten.gelu.default)
-def _unary(b: _Builder, node: Node) -> int:
-    params = Unary.UnaryT()
-    if node.target is aten.gelu.default:
-        approximate = node.kwargs.get("approximate", node.args[1] if len(node.args) > 1 else "none")
-        params.op = UnaryOp.UnaryOp.GeluTanh if approximate == "tanh" else UnaryOp.UnaryOp.Gelu
-    else:
-        params.op = _UNARY[node.target]
-    x_id = b.input(node.args[0])
-    out = b.value(static_sizes(node), layout=b.values[x_id].layout)
-    b.op(OpParams.OpParams.Unary, params, [x_id], out)
-    return out
-
-
-@lowers(aten.view.default, aten.clone.default)
-def _reshape(b: _Builder, node: Node) -> int:
-    out = b.value(static_sizes(node))
-    b.op(OpParams.OpParams.Reshape, Reshape.ReshapeT(), [b.in_layout(b.input(node.args[0]), PLAIN)],
-         out)
-    return out
-
-
-def _per_channel(other: list[int], sizes: list[int]) -> bool:
-    """[C, 1, 1] or [1, C, 1, 1] against [N, C, H, W]."""
-    padded = [1] * (len(sizes) - len(other)) + list(other)
-    return len(sizes) == 4 and padded[0] == 1 and padded[1] == sizes[1] and padded[2:] == [1, 1]
-
-
-def _plan_scratch(b: _Builder) -> int:
+def _plan_scratch(b: Builder) -> int:
     first: dict[int, int] = {}
     last: dict[int, int] = {}
     for i, op in enumerate(b.ops):
@@ -307,7 +210,7 @@ def _plan_scratch(b: _Builder) -> int:
     return memory.arena_size
 
 
-def _serialize(b: _Builder, num_inputs: int, num_outputs: int, scratch_bytes: int) -> bytes:
+def _serialize(b: Builder, num_inputs: int, num_outputs: int, scratch_bytes: int) -> bytes:
     graph = Graph.GraphT()
     graph.values = []
     for v in b.values:
