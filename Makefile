@@ -28,7 +28,7 @@ AARCH64_TOOLS := aarch64-linux-gnu-g++ qemu-aarch64
 AARCH64_CTEST ?=
 
 .PHONY: all setup build test test-all test-cpp test-python demo bench clean asan tsan \
-        test-aarch64 aarch64-tools aarch64-build-and-test test-aarch64-if-available
+        test-aarch64 aarch64-tools aarch64-build-and-test
 
 all: build
 
@@ -69,7 +69,7 @@ test-python: build
 	@printf '\n==> %s\n' "Python tests (pytest, against PyTorch eager)"
 	$(PY) -m pytest -q
 
-test: test-cpp test-python test-aarch64-if-available
+test: test-cpp test-python $(if $(AARCH64),test-aarch64)
 
 # Everything, including the slow suites (whole op matrix, model zoo).
 test-all: build
@@ -115,19 +115,6 @@ aarch64-build-and-test:
 	ninja -C $(AARCH64_BUILD) -j$(JOBS)
 	@echo "== aarch64 [3/3] run the C++ tests under qemu-aarch64 (about a minute) $(AARCH64_CTEST)"
 	ctest --test-dir $(AARCH64_BUILD) -j$(JOBS) --output-on-failure $(AARCH64_CTEST)
-
-# Part of `make test`, but only where the cross tools are already installed:
-# `make test` never installs them (make test-aarch64 does). SKIP_AARCH64=1
-# leaves them out.
-test-aarch64-if-available:
-	@for tool in $(AARCH64_TOOLS); do command -v $$tool >/dev/null || missing="$$missing $$tool"; done; \
-	if [ -n "$(SKIP_AARCH64)" ]; then \
-	  echo "== aarch64: skipped (SKIP_AARCH64 is set)"; \
-	elif [ -n "$$missing" ]; then \
-	  echo "== aarch64: skipped, not installed:$$missing (make test-aarch64 installs them)"; \
-	else \
-	  $(MAKE) --no-print-directory aarch64-build-and-test; \
-	fi
 
 demo: build
 	@printf '\n==> %s\n' "exporting MobileNetV2 and running it on the C++ runtime"
