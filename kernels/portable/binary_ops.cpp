@@ -176,7 +176,7 @@ void add_impl(KernelContext& ctx, const char* op, const Operand& a, const Operan
               const Scalar& alpha, Tensor& out) {
   if (!check_alpha(ctx, op, a, b, alpha)) return;
   binary_op<kAllTypes>(ctx, op, a, b, out, Promotion::kDefault, [&](auto tag) {
-    using M = math_t<typename decltype(tag)::type>;
+    using M = opmath_t<typename decltype(tag)::type>;
     const M alpha_v = scalar_to<M>(alpha);
     return [alpha_v](M x, M y) { return wrapping_add(x, wrapping_mul(alpha_v, y)); };
   });
@@ -195,7 +195,7 @@ void sub_impl(KernelContext& ctx, const char* op, const Operand& a, const Operan
   }
   if (!check_alpha(ctx, op, a, b, alpha)) return;
   binary_op<kRealTypes>(ctx, op, a, b, out, Promotion::kDefault, [&](auto tag) {
-    using M = math_t<typename decltype(tag)::type>;
+    using M = opmath_t<typename decltype(tag)::type>;
     const M alpha_v = scalar_to<M>(alpha);
     return [alpha_v](M x, M y) { return wrapping_sub(x, wrapping_mul(alpha_v, y)); };
   });
@@ -255,7 +255,7 @@ void integer_division_op(KernelContext& ctx, const char* op, const Operand& a, c
                          Tensor& out, Fn fn) {
   bool by_zero = false;
   const bool ran = binary_op<kRealTypes>(ctx, op, a, b, out, Promotion::kDefault, [&](auto tag) {
-    using M = math_t<typename decltype(tag)::type>;
+    using M = opmath_t<typename decltype(tag)::type>;
     return [fn, &by_zero](M x, M y) -> M {
       if constexpr (std::is_integral_v<M>) {
         if (y == 0) {
@@ -369,7 +369,7 @@ template <typename Fn>
 void bitwise_op(KernelContext& ctx, const char* op, const Operand& a, const Operand& b,
                 Tensor& out, Fn fn) {
   binary_op<kIntAndBoolTypes>(ctx, op, a, b, out, Promotion::kDefault, [fn](auto tag) {
-    using M = math_t<typename decltype(tag)::type>;
+    using M = opmath_t<typename decltype(tag)::type>;
     return [fn](M x, M y) { return static_cast<M>(fn(x, y)); };
   });
 }

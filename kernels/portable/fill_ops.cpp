@@ -67,7 +67,7 @@ void where_self_out(KernelContext& ctx, const Tensor& condition, const Tensor& s
   }
   switch_dtype<kAllTypes>(ctx, op, common, [&](auto tag) {
     using CTYPE = typename decltype(tag)::type;
-    using M = math_t<CTYPE>;
+    using M = opmath_t<CTYPE>;
     map_elementwise<CTYPE, bool, CTYPE, CTYPE>(
         ctx, op, [](bool c, M x, M y) { return c ? x : y; }, out, condition, self, other);
   });
@@ -84,7 +84,7 @@ void masked_fill_scalar_out(KernelContext& ctx, const Tensor& self, const Tensor
   }
   switch_dtype<kAllTypes>(ctx, op, self.scalar_type(), [&](auto tag) {
     using CTYPE = typename decltype(tag)::type;
-    using M = math_t<CTYPE>;
+    using M = opmath_t<CTYPE>;
     if (!scalar_fits_type<CTYPE>(value)) {
       fail_overflow(ctx, op, self.scalar_type());
       return;

@@ -9,10 +9,6 @@
 namespace ember::kernels {
 namespace {
 
-using nn::acc_add;
-using nn::acc_mul;
-using nn::acc_t;
-
 // c[n, p] = epilogue(i, j, sum_k a[i, k] * b[k, j]) for row-major a [n, k] and
 // b [k, p]. Output is built kRows rows by a strip of columns at a time in
 // accumulators on the stack: the inner loop runs over a contiguous row of b,
@@ -38,7 +34,7 @@ void gemm(const T* a, const T* b, int64_t n, int64_t k, int64_t p, T* c, Epilogu
           const Acc av = static_cast<Acc>(a[(i0 + r) * k + kk]);
           Acc* dst = acc[r];
           for (int64_t j = 0; j < len; ++j) {
-            dst[j] = acc_add(dst[j], acc_mul(av, static_cast<Acc>(b_row[j])));
+            dst[j] = wrapping_add(dst[j], wrapping_mul(av, static_cast<Acc>(b_row[j])));
           }
         }
       }
@@ -61,9 +57,10 @@ struct AddEpilogue {
   Acc alpha;
   Acc beta;
   T operator()(int64_t i, int64_t j, Acc sum) const {
-    Acc r = acc_mul(alpha, sum);
+    Acc r = wrapping_mul(alpha, sum);
     if (beta != Acc(0)) {
-      r = acc_add(r, acc_mul(beta, static_cast<Acc>(self[i * row_stride + j * col_stride])));
+      const Acc c = static_cast<Acc>(self[i * row_stride + j * col_stride]);
+      r = wrapping_add(r, wrapping_mul(beta, c));
     }
     return static_cast<T>(r);
   }
