@@ -66,14 +66,12 @@ struct AddEpilogue {
   }
 };
 
+// beta and alpha as PyTorch reads them, Scalar::to<opmath_t> (checked by the
+// caller): half coefficients stay float, an integer tensor truncates a float
+// one (alpha=2.5 scales by 2) and wraps an int one to its dtype.
 template <typename T>
 acc_t<T> scalar_as(const Scalar& s) {
-  // Integer tensors take integer coefficients; PyTorch truncates a float one.
-  if constexpr (std::is_integral_v<acc_t<T>>) {
-    return static_cast<acc_t<T>>(s.to_int());
-  } else {
-    return static_cast<acc_t<T>>(s.to_double());
-  }
+  return static_cast<acc_t<T>>(scalar_to_opmath<T>(s));
 }
 
 struct Problem {
@@ -187,8 +185,14 @@ void add_product(KernelContext& ctx, const char* op, int rank, const Tensor& sel
   int64_t strides[3] = {0, 0, 0};
   // A 2-D problem is a batch of one; self then has no batch dim to broadcast.
   if (!broadcast_strides(ctx, op, self, sizes + (3 - rank), rank, strides + (3 - rank))) return;
-  EMBER_SWITCH_REAL_TYPES(a.scalar_type(), return fail_dtype(ctx, op, a.scalar_type()),
-                          run_add<CTYPE>(pr, self, strides, a, b, beta, alpha, out));
+  EMBER_SWITCH_REAL_TYPES(a.scalar_type(), return fail_dtype(ctx, op, a.scalar_type()), {
+    EMBER_KERNEL_CHECK(ctx,
+                       scalar_fits_type<opmath_t<CTYPE>>(beta) &&
+                           scalar_fits_type<opmath_t<CTYPE>>(alpha),
+                       "%s: beta or alpha cannot be converted to type %s without overflow", op,
+                       scalar_type_name(dtype_of_v<opmath_t<CTYPE>>));
+    run_add<CTYPE>(pr, self, strides, a, b, beta, alpha, out);
+  });
 }
 
 void mm_out(KernelContext& ctx, const Tensor& self, const Tensor& mat2, Tensor& out) {

@@ -198,32 +198,40 @@ void for_each_broadcast_element(const Tensor& out, const std::array<const Tensor
 
 // ---------------------------------------------------------------------------
 // Typed element access for operands whose dtype differs from the compute type
+//
+// TensorIterator casts every input to the op's compute dtype C before the op
+// sees it, and computes into a C temporary that is then cast to a wider out=.
+// So a float 0-d tensor added to a half tensor is first rounded to half, and
+// add(half, half, out=float) holds half-rounded values: loads and stores go
+// through C, not straight between the tensor's dtype and opmath.
 
-template <typename M>
-using LoadFn = M (*)(const void* data, int64_t index);
+template <typename C>
+using LoadFn = opmath_t<C> (*)(const void* data, int64_t index);
 template <typename R>
 using StoreFn = void (*)(R value, void* data, int64_t index);
 
-template <typename M, typename T>
-M load_as(const void* data, int64_t index) {
-  return convert<M>(static_cast<const T*>(data)[index]);
+template <typename C, typename T>
+opmath_t<C> load_as(const void* data, int64_t index) {
+  return static_cast<opmath_t<C>>(convert<C>(static_cast<const T*>(data)[index]));
 }
 
-template <typename R, typename T>
+template <typename C, typename R, typename T>
 void store_as(R value, void* data, int64_t index) {
-  static_cast<T*>(data)[index] = convert<T>(value);
+  static_cast<T*>(data)[index] = convert<T>(convert<C>(value));
 }
 
-// Null for dtypes the portable kernels do not compute with.
-template <typename M>
-LoadFn<M> get_load_fn(ScalarType type) {
-  EMBER_SWITCH_ALL_TYPES(type, return nullptr, return &load_as<M, CTYPE>)
+// Loads as an operand of an op computing in C; null for dtypes the portable
+// kernels do not compute with.
+template <typename C>
+LoadFn<C> get_load_fn(ScalarType type) {
+  EMBER_SWITCH_ALL_TYPES(type, return nullptr, return &load_as<C, CTYPE>)
   return nullptr;
 }
 
-template <typename R>
+// Stores a result R of an op computing in C.
+template <typename C, typename R>
 StoreFn<R> get_store_fn(ScalarType type) {
-  EMBER_SWITCH_ALL_TYPES(type, return nullptr, return &store_as<R, CTYPE>)
+  EMBER_SWITCH_ALL_TYPES(type, return nullptr, return (&store_as<C, R, CTYPE>))
   return nullptr;
 }
 
@@ -244,9 +252,10 @@ auto call_loaded(Fn& fn, const Loads& loads, const void* const* data, const int6
 }  // namespace detail
 
 // out[i] = fn(in0[i], in1[i], ...) over broadcast inputs. Input k is read as
-// opmath_t<IN_CTYPES[k]>; fn's result is written as `out`'s dtype. When every
-// dtype is the one named, elements are accessed directly; otherwise each is
-// converted on load and store (mixed dtypes, out= of a wider type). Fails the
+// opmath_t<IN_CTYPES[k]>; fn's result is rounded to OUT_CTYPE and written as
+// `out`'s dtype. When every dtype is the one named, elements are accessed
+// directly; otherwise each is converted on load and store (mixed dtypes, out=
+// of a wider type) through the named type, as described above. Fails the
 // kernel and returns false when an input does not broadcast to `out` or a
 // dtype has no conversion.
 template <typename OUT_CTYPE, typename... IN_CTYPES, typename Fn, typename... Tensors>
@@ -274,9 +283,8 @@ bool map_elementwise(KernelContext& ctx, const char* op, Fn fn, Tensor& out,
   }
 
   using R = std::invoke_result_t<Fn&, opmath_t<IN_CTYPES>...>;
-  const std::tuple<LoadFn<opmath_t<IN_CTYPES>>...> loads{
-      get_load_fn<opmath_t<IN_CTYPES>>(inputs.scalar_type())...};
-  const StoreFn<R> store = get_store_fn<R>(out.scalar_type());
+  const std::tuple<LoadFn<IN_CTYPES>...> loads{get_load_fn<IN_CTYPES>(inputs.scalar_type())...};
+  const StoreFn<R> store = get_store_fn<OUT_CTYPE, R>(out.scalar_type());
   const bool loads_ok = std::apply([](auto... f) { return ((f != nullptr) && ...); }, loads);
   if (!loads_ok || store == nullptr) {
     ScalarType bad = out.scalar_type();
@@ -389,22 +397,43 @@ inline ScalarType unary_result_type(const Tensor& in, Promotion promotion) {
   return in.scalar_type();
 }
 
+// How a binary op reads a Scalar second operand (and a one-element tensor
+// second operand); rules 1 and 2 in dtype_rules.h. The readings differ only
+// when the op computes in Half or BFloat16.
+enum class ScalarRead {
+  kCast,    // cast to the compute dtype, like every operand (add, sub, ==, ...)
+  kOpmath,  // the original value in opmath (mul, div, floor_divide)
+};
+
 namespace detail {
 
 // Runs fn over a and b, where at most one is a Scalar (bound into the call).
 template <typename OUT_CTYPE, typename CTYPE, typename Fn>
 bool map_binary(KernelContext& ctx, const char* op, Fn fn, const Operand& a, const Operand& b,
-                Tensor& out) {
+                Tensor& out, ScalarRead read) {
   using M = opmath_t<CTYPE>;
   if (a.tensor != nullptr && b.tensor != nullptr) {
+    if constexpr (is_reduced_float_v<CTYPE>) {
+      // TensorIterator::is_scalar(2): a one-element second operand (a 0-d
+      // float tensor next to a half one) is read like a Scalar.
+      const LoadFn<float> load = get_load_fn<float>(b.tensor->scalar_type());
+      if (read == ScalarRead::kOpmath && b.tensor->numel() == 1 && load != nullptr &&
+          broadcasts_to(*b.tensor, out)) {
+        const M s = load(b.tensor->const_data_ptr(), 0);
+        return map_elementwise<OUT_CTYPE, CTYPE>(
+            ctx, op, [&fn, s](M x) { return fn(x, s); }, out, *a.tensor);
+      }
+    }
     return map_elementwise<OUT_CTYPE, CTYPE, CTYPE>(ctx, op, fn, out, *a.tensor, *b.tensor);
   }
   if (a.tensor != nullptr) {
-    const M s = scalar_to<M>(*b.scalar);
+    const M s = read == ScalarRead::kOpmath ? scalar_to_opmath<CTYPE>(*b.scalar)
+                                            : scalar_to_operand<CTYPE>(*b.scalar);
     return map_elementwise<OUT_CTYPE, CTYPE>(
         ctx, op, [&fn, s](M x) { return fn(x, s); }, out, *a.tensor);
   }
-  const M s = scalar_to<M>(*a.scalar);
+  // PyTorch reads only a second operand in opmath; a first one is always cast.
+  const M s = scalar_to_operand<CTYPE>(*a.scalar);
   return map_elementwise<OUT_CTYPE, CTYPE>(
       ctx, op, [&fn, s](M y) { return fn(s, y); }, out, *b.tensor);
 }
@@ -422,7 +451,7 @@ inline bool resize_binary(KernelContext& ctx, const char* op, const Operand& a, 
 // Returns whether the op ran (false after a failure).
 template <DtypeMask kSet, typename MakeFn>
 bool binary_op(KernelContext& ctx, const char* op, const Operand& a, const Operand& b, Tensor& out,
-               Promotion promotion, MakeFn&& make_fn) {
+               Promotion promotion, MakeFn&& make_fn, ScalarRead read = ScalarRead::kCast) {
   ScalarType common;
   if (!binary_result_type(ctx, op, a, b, promotion, &common) ||
       !check_can_cast(ctx, op, common, out) || !detail::resize_binary(ctx, op, a, b, out)) {
@@ -431,7 +460,7 @@ bool binary_op(KernelContext& ctx, const char* op, const Operand& a, const Opera
   bool ok = false;
   switch_dtype<kSet>(ctx, op, common, [&](auto tag) {
     using CTYPE = typename decltype(tag)::type;
-    ok = detail::map_binary<CTYPE, CTYPE>(ctx, op, make_fn(tag), a, b, out);
+    ok = detail::map_binary<CTYPE, CTYPE>(ctx, op, make_fn(tag), a, b, out, read);
   });
   return ok;
 }
@@ -449,7 +478,7 @@ bool compare_op(KernelContext& ctx, const char* op, const Operand& a, const Oper
   bool ok = false;
   switch_dtype<kSet>(ctx, op, common, [&](auto tag) {
     using CTYPE = typename decltype(tag)::type;
-    ok = detail::map_binary<bool, CTYPE>(ctx, op, make_fn(tag), a, b, out);
+    ok = detail::map_binary<bool, CTYPE>(ctx, op, make_fn(tag), a, b, out, ScalarRead::kCast);
   });
   return ok;
 }
