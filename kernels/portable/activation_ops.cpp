@@ -52,7 +52,7 @@ void float_activation(KernelContext& ctx, const char* op, const Tensor& in, Tens
 
 void relu_out(KernelContext& ctx, const Tensor& self, Tensor& out) {
   unary_op<kRealTypes>(ctx, "relu.out", self, out, Promotion::kDefault, [](auto tag) {
-    using M = math_t<typename decltype(tag)::type>;
+    using M = opmath_t<typename decltype(tag)::type>;
     return [](M x) { return clamp_below(x, M(0)); };
   });
 }
@@ -70,9 +70,10 @@ void hardtanh_out(KernelContext& ctx, const Tensor& self, Scalar min_val, Scalar
                          (min_val.to_double() >= 0 && max_val.to_double() >= 0),
                      "%s: cannot do hardtanh on an unsigned type with negative limits", op);
   unary_op<kRealTypes>(ctx, op, self, out, Promotion::kDefault, [&](auto tag) {
-    using M = math_t<typename decltype(tag)::type>;
-    const M lo = scalar_to<M>(min_val);
-    const M hi = scalar_to<M>(max_val);
+    using CTYPE = typename decltype(tag)::type;
+    using M = opmath_t<CTYPE>;
+    const M lo = scalar_to_operand<CTYPE>(min_val);
+    const M hi = scalar_to_operand<CTYPE>(max_val);
     return [lo, hi](M x) { return clamp_above(clamp_below(x, lo), hi); };
   });
 }
@@ -99,9 +100,13 @@ void clamp_out(KernelContext& ctx, const Tensor& self, std::optional<Scalar> min
   }
   switch_dtype<kAllTypes>(ctx, op, common, [&](auto tag) {
     using CTYPE = typename decltype(tag)::type;
-    using M = math_t<CTYPE>;
-    const std::optional<M> lo = min ? std::optional<M>(scalar_to<M>(*min)) : std::nullopt;
-    const std::optional<M> hi = max ? std::optional<M>(scalar_to<M>(*max)) : std::nullopt;
+    using M = opmath_t<CTYPE>;
+    // Bounds are cast to the dtype (c10's min.to<scalar_t>()); clamping is
+    // monotone, so this agrees with clamping in opmath and rounding after.
+    const std::optional<M> lo =
+        min ? std::optional<M>(scalar_to_operand<CTYPE>(*min)) : std::nullopt;
+    const std::optional<M> hi =
+        max ? std::optional<M>(scalar_to_operand<CTYPE>(*max)) : std::nullopt;
     map_elementwise<CTYPE, CTYPE>(
         ctx, op,
         [lo, hi](M x) {
@@ -135,7 +140,7 @@ void clamp_tensor_out(KernelContext& ctx, const Tensor& self, const Tensor* min,
   }
   switch_dtype<kAllTypes>(ctx, op, common, [&](auto tag) {
     using CTYPE = typename decltype(tag)::type;
-    using M = math_t<CTYPE>;
+    using M = opmath_t<CTYPE>;
     if (min != nullptr && max != nullptr) {
       map_elementwise<CTYPE, CTYPE, CTYPE, CTYPE>(
           ctx, op, [](M x, M lo, M hi) { return clamp_above(clamp_below(x, lo), hi); }, out,
@@ -157,7 +162,7 @@ void gelu_out(KernelContext& ctx, const Tensor& self, StringView approximate, Te
                      "%s: approximate must be 'none' or 'tanh', not '%.*s'", op,
                      static_cast<int>(approximate.size()), approximate.data());
   float_activation(ctx, op, self, out, [tanh_approx](auto tag) {
-    using M = math_t<typename decltype(tag)::type>;
+    using M = opmath_t<typename decltype(tag)::type>;
     return [tanh_approx](M x) {
       if (tanh_approx) {
         const M kBeta = static_cast<M>(0.7978845608028654);  // sqrt(2 / pi)
@@ -173,8 +178,11 @@ void gelu_out(KernelContext& ctx, const Tensor& self, StringView approximate, Te
 void leaky_relu_out(KernelContext& ctx, const Tensor& self, Scalar negative_slope,
                     Tensor& out) {
   float_activation(ctx, "leaky_relu.out", self, out, [&](auto tag) {
-    using M = math_t<typename decltype(tag)::type>;
-    const M slope = scalar_to<M>(negative_slope);
+    using CTYPE = typename decltype(tag)::type;
+    using M = opmath_t<CTYPE>;
+    // The slope (like elu's coefficients) is read in opmath, not cast to a
+    // 16-bit dtype first (dtype_rules.h, rule 2).
+    const M slope = scalar_to_opmath<CTYPE>(negative_slope);
     return [slope](M x) { return x > M(0) ? x : x * slope; };
   });
 }
@@ -182,10 +190,11 @@ void leaky_relu_out(KernelContext& ctx, const Tensor& self, Scalar negative_slop
 void elu_out(KernelContext& ctx, const Tensor& self, Scalar alpha, Scalar scale,
              Scalar input_scale, Tensor& out) {
   float_activation(ctx, "elu.out", self, out, [&](auto tag) {
-    using M = math_t<typename decltype(tag)::type>;
-    const M neg_coef = scalar_to<M>(alpha) * scalar_to<M>(scale);
-    const M pos_coef = scalar_to<M>(scale);
-    const M in_coef = scalar_to<M>(input_scale);
+    using CTYPE = typename decltype(tag)::type;
+    using M = opmath_t<CTYPE>;
+    const M neg_coef = scalar_to_opmath<CTYPE>(alpha) * scalar_to_opmath<CTYPE>(scale);
+    const M pos_coef = scalar_to_opmath<CTYPE>(scale);
+    const M in_coef = scalar_to_opmath<CTYPE>(input_scale);
     return [=](M x) { return x <= M(0) ? std::expm1(x * in_coef) * neg_coef : x * pos_coef; };
   });
 }
@@ -198,14 +207,14 @@ M hardsigmoid(M x) {
 
 void hardsigmoid_out(KernelContext& ctx, const Tensor& self, Tensor& out) {
   float_activation(ctx, "hardsigmoid.out", self, out, [](auto tag) {
-    using M = math_t<typename decltype(tag)::type>;
+    using M = opmath_t<typename decltype(tag)::type>;
     return [](M x) { return hardsigmoid(x); };
   });
 }
 
 void hardswish_out(KernelContext& ctx, const Tensor& self, Tensor& out) {
   float_activation(ctx, "hardswish.out", self, out, [](auto tag) {
-    using M = math_t<typename decltype(tag)::type>;
+    using M = opmath_t<typename decltype(tag)::type>;
     return [](M x) { return x * hardsigmoid(x); };
   });
 }
@@ -236,7 +245,7 @@ void glu_out(KernelContext& ctx, const Tensor& self, int64_t dim, Tensor& out) {
   const int64_t half = sizes[d];
   switch_dtype<kFloatTypes>(ctx, op, self.scalar_type(), [&](auto tag) {
     using CTYPE = typename decltype(tag)::type;
-    using M = math_t<CTYPE>;
+    using M = opmath_t<CTYPE>;
     const CTYPE* in = self.const_data_ptr<CTYPE>();
     CTYPE* o = out.mutable_data_ptr<CTYPE>();
     const int64_t block = half * inner;

@@ -13,8 +13,6 @@
 namespace ember::kernels {
 namespace {
 
-using nn::acc_t;
-
 // self seen as `planes` images of h x w; grad_output as planes of oh x ow.
 struct Planes {
   int64_t planes = 0;

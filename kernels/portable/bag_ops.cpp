@@ -16,8 +16,6 @@
 namespace ember::kernels {
 namespace {
 
-using nn::acc_t;
-
 enum Mode : int64_t { kSum = 0, kMean = 1, kMax = 2 };
 
 void write_index(Tensor& t, int64_t i, int64_t v) {

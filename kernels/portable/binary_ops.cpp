@@ -152,8 +152,9 @@ auto any_dtype(Fn fn) {
 
 // --- add / sub / rsub -------------------------------------------------------
 
-// torch rejects a float alpha for integer results and a bool alpha for
-// non-bool results.
+// torch rejects a float alpha for integer results, a bool alpha for non-bool
+// results, and an alpha that overflows the result dtype (alpha.to<scalar_t>()
+// is checked: add(int8, int8, alpha=300) raises).
 bool check_alpha(KernelContext& ctx, const char* op, const Operand& a, const Operand& b,
                  const Scalar& alpha) {
   ScalarType common;
@@ -168,16 +169,25 @@ bool check_alpha(KernelContext& ctx, const char* op, const Operand& a, const Ope
              op, scalar_type_name(common));
     return false;
   }
+  if (!scalar_fits(alpha, common)) {
+    ctx.fail(Error::InvalidArgument, "%s: alpha cannot be converted to type %s without overflow",
+             op, scalar_type_name(common));
+    return false;
+  }
   return true;
 }
 
-// a + alpha * b
+// a + alpha * b. alpha is cast to the compute dtype, and the product and sum are
+// rounded once, as PyTorch's vectorized loop does for Half/BFloat16 (its
+// scalar loop, which runs the last numel % 32 elements, also rounds the
+// product to the dtype).
 void add_impl(KernelContext& ctx, const char* op, const Operand& a, const Operand& b,
               const Scalar& alpha, Tensor& out) {
   if (!check_alpha(ctx, op, a, b, alpha)) return;
   binary_op<kAllTypes>(ctx, op, a, b, out, Promotion::kDefault, [&](auto tag) {
-    using M = math_t<typename decltype(tag)::type>;
-    const M alpha_v = scalar_to<M>(alpha);
+    using CTYPE = typename decltype(tag)::type;
+    using M = opmath_t<CTYPE>;
+    const M alpha_v = scalar_to_operand<CTYPE>(alpha);
     return [alpha_v](M x, M y) { return wrapping_add(x, wrapping_mul(alpha_v, y)); };
   });
 }
@@ -195,8 +205,9 @@ void sub_impl(KernelContext& ctx, const char* op, const Operand& a, const Operan
   }
   if (!check_alpha(ctx, op, a, b, alpha)) return;
   binary_op<kRealTypes>(ctx, op, a, b, out, Promotion::kDefault, [&](auto tag) {
-    using M = math_t<typename decltype(tag)::type>;
-    const M alpha_v = scalar_to<M>(alpha);
+    using CTYPE = typename decltype(tag)::type;
+    using M = opmath_t<CTYPE>;
+    const M alpha_v = scalar_to_operand<CTYPE>(alpha);
     return [alpha_v](M x, M y) { return wrapping_sub(x, wrapping_mul(alpha_v, y)); };
   });
 }
@@ -229,10 +240,13 @@ void rsub_scalar_out(KernelContext& ctx, const Tensor& self, Scalar other, Scala
 
 // --- mul / div ----------------------------------------------------------------
 
+// A Scalar (or one-element) second operand is read in opmath, not cast: half *
+// 0.3 multiplies by 0.3f (dtype_rules.h, rule 2).
 void mul_impl(KernelContext& ctx, const char* op, const Operand& a, const Operand& b,
               Tensor& out) {
   binary_op<kAllTypes>(ctx, op, a, b, out, Promotion::kDefault,
-                       any_dtype([](auto x, auto y) { return wrapping_mul(x, y); }));
+                       any_dtype([](auto x, auto y) { return wrapping_mul(x, y); }),
+                       ScalarRead::kOpmath);
 }
 void mul_out(KernelContext& ctx, const Tensor& self, const Tensor& other, Tensor& out) {
   mul_impl(ctx, "mul.out", self, other, out);
@@ -241,21 +255,24 @@ void mul_scalar_out(KernelContext& ctx, const Tensor& self, Scalar other, Tensor
   mul_impl(ctx, "mul.Scalar_out", self, other, out);
 }
 
-// True division: integer inputs divide in Float.
+// True division: integer inputs divide in Float. Like mul, a Scalar divisor
+// is read in opmath.
 void true_div(KernelContext& ctx, const char* op, const Operand& a, const Operand& b,
               Tensor& out) {
   binary_op<kFloatTypes>(ctx, op, a, b, out, Promotion::kIntToFloat,
-                         any_dtype([](auto x, auto y) { return x / y; }));
+                         any_dtype([](auto x, auto y) { return x / y; }), ScalarRead::kOpmath);
 }
 
 // An integer op that must not divide by zero (torch raises ZeroDivisionError);
-// floats follow IEEE. Integer results keep the promoted integer dtype.
+// floats follow IEEE. Integer results keep the promoted integer dtype. `read`
+// is kOpmath for the divisions (div with a rounding mode, floor_divide) and
+// kCast for remainder and fmod, as PyTorch's kernels differ there.
 template <typename Fn>
 void integer_division_op(KernelContext& ctx, const char* op, const Operand& a, const Operand& b,
-                         Tensor& out, Fn fn) {
+                         Tensor& out, ScalarRead read, Fn fn) {
   bool by_zero = false;
   const bool ran = binary_op<kRealTypes>(ctx, op, a, b, out, Promotion::kDefault, [&](auto tag) {
-    using M = math_t<typename decltype(tag)::type>;
+    using M = opmath_t<typename decltype(tag)::type>;
     return [fn, &by_zero](M x, M y) -> M {
       if constexpr (std::is_integral_v<M>) {
         if (y == 0) {
@@ -265,7 +282,7 @@ void integer_division_op(KernelContext& ctx, const char* op, const Operand& a, c
       }
       return fn(x, y);
     };
-  });
+  }, read);
   if (ran && by_zero) {
     ctx.fail(Error::InvalidArgument, "%s: integer division by zero", op);
   }
@@ -277,9 +294,9 @@ void div_mode_impl(KernelContext& ctx, const char* op, const Operand& a, const O
   if (!mode.has_value()) {
     true_div(ctx, op, a, b, out);
   } else if (is("trunc")) {
-    integer_division_op(ctx, op, a, b, out, DivTrunc{});
+    integer_division_op(ctx, op, a, b, out, ScalarRead::kOpmath, DivTrunc{});
   } else if (is("floor")) {
-    integer_division_op(ctx, op, a, b, out, DivFloor{});
+    integer_division_op(ctx, op, a, b, out, ScalarRead::kOpmath, DivFloor{});
   } else {
     ctx.fail(Error::InvalidArgument, "%s: rounding_mode must be 'trunc', 'floor' or None, not '%.*s'",
              op, static_cast<int>(mode->size()), mode->data());
@@ -302,27 +319,32 @@ void div_scalar_mode_out(KernelContext& ctx, const Tensor& self, Scalar other,
 }
 
 void floor_divide_out(KernelContext& ctx, const Tensor& self, const Tensor& other, Tensor& out) {
-  integer_division_op(ctx, "floor_divide.out", self, other, out, DivFloor{});
+  integer_division_op(ctx, "floor_divide.out", self, other, out, ScalarRead::kOpmath,
+                      DivFloor{});
 }
 void floor_divide_scalar_out(KernelContext& ctx, const Tensor& self, Scalar other, Tensor& out) {
-  integer_division_op(ctx, "floor_divide.Scalar_out", self, other, out, DivFloor{});
+  integer_division_op(ctx, "floor_divide.Scalar_out", self, other, out, ScalarRead::kOpmath,
+                      DivFloor{});
 }
 void remainder_tensor_out(KernelContext& ctx, const Tensor& self, const Tensor& other,
                           Tensor& out) {
-  integer_division_op(ctx, "remainder.Tensor_out", self, other, out, Remainder{});
+  integer_division_op(ctx, "remainder.Tensor_out", self, other, out, ScalarRead::kCast,
+                      Remainder{});
 }
 void remainder_scalar_out(KernelContext& ctx, const Tensor& self, Scalar other, Tensor& out) {
-  integer_division_op(ctx, "remainder.Scalar_out", self, other, out, Remainder{});
+  integer_division_op(ctx, "remainder.Scalar_out", self, other, out, ScalarRead::kCast,
+                      Remainder{});
 }
 void remainder_scalar_tensor_out(KernelContext& ctx, Scalar self, const Tensor& other,
                                  Tensor& out) {
-  integer_division_op(ctx, "remainder.Scalar_Tensor_out", self, other, out, Remainder{});
+  integer_division_op(ctx, "remainder.Scalar_Tensor_out", self, other, out, ScalarRead::kCast,
+                      Remainder{});
 }
 void fmod_tensor_out(KernelContext& ctx, const Tensor& self, const Tensor& other, Tensor& out) {
-  integer_division_op(ctx, "fmod.Tensor_out", self, other, out, Fmod{});
+  integer_division_op(ctx, "fmod.Tensor_out", self, other, out, ScalarRead::kCast, Fmod{});
 }
 void fmod_scalar_out(KernelContext& ctx, const Tensor& self, Scalar other, Tensor& out) {
-  integer_division_op(ctx, "fmod.Scalar_out", self, other, out, Fmod{});
+  integer_division_op(ctx, "fmod.Scalar_out", self, other, out, ScalarRead::kCast, Fmod{});
 }
 
 // --- pow, maximum, minimum, atan2 --------------------------------------------
@@ -369,7 +391,7 @@ template <typename Fn>
 void bitwise_op(KernelContext& ctx, const char* op, const Operand& a, const Operand& b,
                 Tensor& out, Fn fn) {
   binary_op<kIntAndBoolTypes>(ctx, op, a, b, out, Promotion::kDefault, [fn](auto tag) {
-    using M = math_t<typename decltype(tag)::type>;
+    using M = opmath_t<typename decltype(tag)::type>;
     return [fn](M x, M y) { return static_cast<M>(fn(x, y)); };
   });
 }

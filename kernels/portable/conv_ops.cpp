@@ -16,10 +16,6 @@
 namespace ember::kernels {
 namespace {
 
-using nn::acc_add;
-using nn::acc_mul;
-using nn::acc_t;
-
 constexpr const char* kOp = "convolution.out";
 constexpr int64_t kStrip = 128;
 
@@ -172,10 +168,12 @@ void flatten_pointwise(ConvShape* s) {
 template <typename T, typename Acc>
 inline void axpy_row(Acc* dst, const T* src, int64_t n, int64_t stride, Acc w) {
   if (stride == 1) {
-    for (int64_t j = 0; j < n; ++j) dst[j] = acc_add(dst[j], acc_mul(w, static_cast<Acc>(src[j])));
+    for (int64_t j = 0; j < n; ++j) {
+      dst[j] = wrapping_add(dst[j], wrapping_mul(w, static_cast<Acc>(src[j])));
+    }
   } else {
     for (int64_t j = 0; j < n; ++j) {
-      dst[j] = acc_add(dst[j], acc_mul(w, static_cast<Acc>(src[j * stride])));
+      dst[j] = wrapping_add(dst[j], wrapping_mul(w, static_cast<Acc>(src[j * stride])));
     }
   }
 }
@@ -306,7 +304,8 @@ void conv_transposed_strip(const ConvShape& s, const T* in, const T* w, int64_t 
           const int64_t end_by_input = (IW - 1) * sw - off + 1;
           const int64_t end = ow0 + len < end_by_input ? ow0 + len : end_by_input;
           for (int64_t iw = (ow + off) / sw; ow < end; ow += sw, ++iw) {
-            acc[ow - ow0] = acc_add(acc[ow - ow0], acc_mul(wv, static_cast<Acc>(in_row[iw])));
+            Acc& a = acc[ow - ow0];
+            a = wrapping_add(a, wrapping_mul(wv, static_cast<Acc>(in_row[iw])));
           }
         }
       }

@@ -67,7 +67,7 @@ void where_self_out(KernelContext& ctx, const Tensor& condition, const Tensor& s
   }
   switch_dtype<kAllTypes>(ctx, op, common, [&](auto tag) {
     using CTYPE = typename decltype(tag)::type;
-    using M = math_t<CTYPE>;
+    using M = opmath_t<CTYPE>;
     map_elementwise<CTYPE, bool, CTYPE, CTYPE>(
         ctx, op, [](bool c, M x, M y) { return c ? x : y; }, out, condition, self, other);
   });
@@ -84,12 +84,12 @@ void masked_fill_scalar_out(KernelContext& ctx, const Tensor& self, const Tensor
   }
   switch_dtype<kAllTypes>(ctx, op, self.scalar_type(), [&](auto tag) {
     using CTYPE = typename decltype(tag)::type;
-    using M = math_t<CTYPE>;
+    using M = opmath_t<CTYPE>;
     if (!scalar_fits_type<CTYPE>(value)) {
       fail_overflow(ctx, op, self.scalar_type());
       return;
     }
-    const M v = scalar_to<M>(value);
+    const M v = scalar_to_operand<CTYPE>(value);
     map_elementwise<CTYPE, CTYPE, bool>(
         ctx, op, [v](M x, bool m) { return m ? v : x; }, out, self, mask);
   });
@@ -172,29 +172,28 @@ void fill_scalar_out(KernelContext& ctx, const Tensor& self, Scalar value, Tenso
   fill_scalar(ctx, op, value, out);
 }
 
-// The value tensor is read as a Python number of its category, as
-// Tensor.item() would give, then filled like a Scalar.
+// torch's fill_ with a 0-d tensor is self.copy_(value): the element is cast
+// to out's dtype like any copy, unchecked (dtype_rules.h's convert), so
+// fill_(int8, tensor(300)) gives 44 and fill_(int32, tensor(nan)) INT32_MIN,
+// where fill_(int8, 300) raises.
 void fill_tensor_out(KernelContext& ctx, const Tensor& self, const Tensor& value, Tensor& out) {
   constexpr const char* op = "fill.Tensor_out";
   EMBER_KERNEL_CHECK(ctx, value.dim() == 0,
                      "%s: only a 0-dimension value tensor is supported, got %d dimensions", op,
                      value.dim());
-  EValue item;
-  if (!switch_dtype<kAllTypes>(ctx, op, value.scalar_type(), [&](auto tag) {
-        using CTYPE = typename decltype(tag)::type;
-        const CTYPE v = *value.const_data_ptr<CTYPE>();
-        if constexpr (std::is_same_v<CTYPE, bool>) {
-          item = EValue(v);
-        } else if constexpr (std::is_integral_v<CTYPE>) {
-          item = EValue(static_cast<int64_t>(v));
-        } else {
-          item = EValue(convert<double>(v));
-        }
-      })) {
-    return;
-  }
   if (!resize_output(ctx, out, self.sizes(), op)) return;
-  fill_scalar(ctx, op, Scalar{&item}, out);
+  switch_dtype<kAllTypes>(ctx, op, out.scalar_type(), [&](auto tag) {
+    using CTYPE = typename decltype(tag)::type;
+    const LoadFn<CTYPE> load = get_load_fn<CTYPE>(value.scalar_type());
+    if (load == nullptr) {
+      fail_dtype(ctx, op, value.scalar_type());
+      return;
+    }
+    const CTYPE v = convert<CTYPE>(load(value.const_data_ptr(), 0));
+    CTYPE* data = out.mutable_data_ptr<CTYPE>();
+    const int64_t n = out.numel();
+    for (int64_t i = 0; i < n; ++i) data[i] = v;
+  });
 }
 
 }  // namespace

@@ -26,20 +26,6 @@ bool with_word_type(size_t elem_size, Fn&& fn) {
   }
 }
 
-// a + b in T: integers wrap (no signed-overflow UB), bool is logical or,
-// 16-bit floats add in float.
-template <typename T>
-T add_values(T a, T b) {
-  if constexpr (std::is_same_v<T, bool>) {
-    return a || b;
-  } else if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<T>;
-    return static_cast<T>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
-  } else {
-    return T(static_cast<shape::ArithType<T>>(a) + static_cast<shape::ArithType<T>>(b));
-  }
-}
-
 bool check_same_dtype(KernelContext& ctx, const char* op, const Tensor& a, const Tensor& b) {
   if (a.scalar_type() != b.scalar_type()) {
     ctx.fail(Error::InvalidArgument, "%s: dtypes %s and %s differ", op,
@@ -244,7 +230,7 @@ void scatter_value_out(KernelContext& ctx, const Tensor& self, int64_t dim, cons
                        Scalar value, Tensor& out) {
   constexpr const char* kOp = "scatter";
   alignas(8) uint8_t element[8];
-  EMBER_KERNEL_CHECK(ctx, shape::scalar_to_element(value, self.scalar_type(), element),
+  EMBER_KERNEL_CHECK(ctx, scalar_to_element(value, self.scalar_type(), element),
                      "%s: the value does not fit dtype %s", kOp,
                      scalar_type_name(self.scalar_type()));
   int64_t d = 0;
@@ -267,7 +253,7 @@ void scatter_add_out(KernelContext& ctx, const Tensor& self, int64_t dim, const 
       ctx.fail(Error::NotSupported, "%s: dtype %s is not supported", kOp,
                scalar_type_name(out.scalar_type())),
       scatter_elements(index, dim_stride, src.const_data_ptr<CTYPE>(), src_view,
-                       out.mutable_data_ptr<CTYPE>(), base, add_values<CTYPE>));
+                       out.mutable_data_ptr<CTYPE>(), base, wrapping_add<CTYPE>));
 }
 
 // Advanced indexing, self[indices]. Index tensors are integer (one per dim)
@@ -542,7 +528,7 @@ template <typename T>
 void add_view(const T* src, const StridedView& sv, T* dst, const StridedView& dv) {
   shape::for_each_run(sv, dv, [&](int64_t so, int64_t dof, int64_t n, int64_t ss, int64_t ds) {
     for (int64_t k = 0; k < n; ++k) {
-      dst[dof + k * ds] = add_values(dst[dof + k * ds], src[so + k * ss]);
+      dst[dof + k * ds] = wrapping_add(dst[dof + k * ds], src[so + k * ss]);
     }
   });
 }

@@ -218,7 +218,7 @@ void constant_pad_nd_out(KernelContext& ctx, const Tensor& self, IntArrayRef pad
                      "%s: out dtype %s differs from input dtype %s", kOp,
                      scalar_type_name(out.scalar_type()), scalar_type_name(self.scalar_type()));
   uint8_t fill[8];
-  EMBER_KERNEL_CHECK(ctx, shape::scalar_to_element(value, self.scalar_type(), fill),
+  EMBER_KERNEL_CHECK(ctx, scalar_to_element(value, self.scalar_type(), fill),
                      "%s: the value does not fit dtype %s", kOp,
                      scalar_type_name(self.scalar_type()));
   // Pads come in (before, after) pairs from the last dim backwards; negative

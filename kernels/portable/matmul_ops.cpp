@@ -10,10 +10,6 @@
 namespace ember::kernels {
 namespace {
 
-using nn::acc_add;
-using nn::acc_mul;
-using nn::acc_t;
-
 // c[n, p] = epilogue(i, j, sum_k a[i, k] * b[k, j]) for row-major a [n, k] and
 // b [k, p]. Output is built kRows rows by a strip of columns at a time in
 // accumulators on the stack: the inner loop runs over a contiguous row of b,
@@ -39,7 +35,7 @@ void gemm(const T* a, const T* b, int64_t n, int64_t k, int64_t p, T* c, Epilogu
           const Acc av = static_cast<Acc>(a[(i0 + r) * k + kk]);
           Acc* dst = acc[r];
           for (int64_t j = 0; j < len; ++j) {
-            dst[j] = acc_add(dst[j], acc_mul(av, static_cast<Acc>(b_row[j])));
+            dst[j] = wrapping_add(dst[j], wrapping_mul(av, static_cast<Acc>(b_row[j])));
           }
         }
       }
@@ -62,22 +58,21 @@ struct AddEpilogue {
   Acc alpha;
   Acc beta;
   T operator()(int64_t i, int64_t j, Acc sum) const {
-    Acc r = acc_mul(alpha, sum);
+    Acc r = wrapping_mul(alpha, sum);
     if (beta != Acc(0)) {
-      r = acc_add(r, acc_mul(beta, static_cast<Acc>(self[i * row_stride + j * col_stride])));
+      const Acc c = static_cast<Acc>(self[i * row_stride + j * col_stride]);
+      r = wrapping_add(r, wrapping_mul(beta, c));
     }
     return static_cast<T>(r);
   }
 };
 
+// beta and alpha as PyTorch reads them, Scalar::to<opmath_t> (checked by the
+// caller): half coefficients stay float, an integer tensor truncates a float
+// one (alpha=2.5 scales by 2) and wraps an int one to its dtype.
 template <typename T>
 acc_t<T> scalar_as(const Scalar& s) {
-  // Integer tensors take integer coefficients; PyTorch truncates a float one.
-  if constexpr (std::is_integral_v<acc_t<T>>) {
-    return static_cast<acc_t<T>>(s.to_int());
-  } else {
-    return static_cast<acc_t<T>>(s.to_double());
-  }
+  return static_cast<acc_t<T>>(scalar_to_opmath<T>(s));
 }
 
 struct Problem {
@@ -191,8 +186,14 @@ void add_product(KernelContext& ctx, const char* op, int rank, const Tensor& sel
   int64_t strides[3] = {0, 0, 0};
   // A 2-D problem is a batch of one; self then has no batch dim to broadcast.
   if (!broadcast_strides(ctx, op, self, sizes + (3 - rank), rank, strides + (3 - rank))) return;
-  EMBER_SWITCH_REAL_TYPES(a.scalar_type(), return fail_dtype(ctx, op, a.scalar_type()),
-                          run_add<CTYPE>(pr, self, strides, a, b, beta, alpha, out));
+  EMBER_SWITCH_REAL_TYPES(a.scalar_type(), return fail_dtype(ctx, op, a.scalar_type()), {
+    EMBER_KERNEL_CHECK(ctx,
+                       scalar_fits_type<opmath_t<CTYPE>>(beta) &&
+                           scalar_fits_type<opmath_t<CTYPE>>(alpha),
+                       "%s: beta or alpha cannot be converted to type %s without overflow", op,
+                       scalar_type_name(dtype_of_v<opmath_t<CTYPE>>));
+    run_add<CTYPE>(pr, self, strides, a, b, beta, alpha, out);
+  });
 }
 
 }  // namespace

@@ -16,8 +16,6 @@
 namespace ember::kernels {
 namespace {
 
-using nn::acc_t;
-
 bool equals(StringView s, const char* lit) {
   const size_t n = std::strlen(lit);
   return s.size() == n && std::memcmp(s.data(), lit, n) == 0;
@@ -73,15 +71,15 @@ void scatter_reduce_impl(const Tensor& self, int64_t dim, const Tensor& index, c
         ++count;
         switch (reduce) {
           case Reduce::Sum:
-          case Reduce::Mean: acc = nn::acc_add(acc, v); break;
-          case Reduce::Prod: acc = nn::acc_mul(acc, v); break;
-          case Reduce::Amax: acc = (nn::is_nan(v) || v > acc) ? v : acc; break;
-          case Reduce::Amin: acc = (nn::is_nan(v) || v < acc) ? v : acc; break;
+          case Reduce::Mean: acc = wrapping_add(acc, v); break;
+          case Reduce::Prod: acc = wrapping_mul(acc, v); break;
+          case Reduce::Amax: acc = (is_nan(v) || v > acc) ? v : acc; break;
+          case Reduce::Amin: acc = (is_nan(v) || v < acc) ? v : acc; break;
         }
       }
       if (!any) continue;
       if (reduce == Reduce::Mean) {
-        if constexpr (nn::kIsFloat<T>) {
+        if constexpr (is_float_v<T>) {
           acc = acc / static_cast<A>(count);
         } else {
           // Floor division, as PyTorch's integer mean.
@@ -91,7 +89,7 @@ void scatter_reduce_impl(const Tensor& self, int64_t dim, const Tensor& index, c
           acc = q;
         }
       }
-      o[oi] = static_cast<T>(acc);
+      o[oi] = convert<T>(acc);
     }
     for (int d = rank - 1; d >= 0; --d) {
       if (d == dim) continue;
@@ -165,14 +163,14 @@ void scatter_reduce_two_out(KernelContext& ctx, const Tensor& self, int64_t dim,
           A r = v;
           if (include_self) {
             switch (reduce) {
-              case Reduce::Sum: r = nn::acc_add(a, v); break;
-              case Reduce::Mean: r = nn::acc_add(a, v) / A(2); break;
-              case Reduce::Prod: r = nn::acc_mul(a, v); break;
-              case Reduce::Amax: r = (nn::is_nan(a) || a > v) ? a : v; break;
-              case Reduce::Amin: r = (nn::is_nan(a) || a < v) ? a : v; break;
+              case Reduce::Sum: r = wrapping_add(a, v); break;
+              case Reduce::Mean: r = wrapping_add(a, v) / A(2); break;
+              case Reduce::Prod: r = wrapping_mul(a, v); break;
+              case Reduce::Amax: r = (is_nan(a) || a > v) ? a : v; break;
+              case Reduce::Amin: r = (is_nan(a) || a < v) ? a : v; break;
             }
           }
-          o[0] = static_cast<CTYPE>(r);
+          o[0] = convert<CTYPE>(r);
         }
       });
     return;
@@ -562,7 +560,7 @@ void randn_out(KernelContext& ctx, IntArrayRef size, Tensor& out) {
 template <typename T>
 void fill_randperm(KernelContext& ctx, int64_t n, Tensor& out) {
   T* o = out.mutable_data_ptr<T>();
-  for (int64_t i = 0; i < n; ++i) o[i] = static_cast<T>(static_cast<double>(i));
+  for (int64_t i = 0; i < n; ++i) o[i] = convert<T>(i);
   for (int64_t i = n - 1; i > 0; --i) {
     const int64_t j = static_cast<int64_t>(ctx.next_random() % static_cast<uint64_t>(i + 1));
     const T t = o[i];

@@ -36,8 +36,8 @@ void nonzero_impl(const Tensor& in, int64_t* dst) {
   const int rank = in.dim();
   int64_t row = 0;
   for_each_coordinate(in, [&](int64_t offset, const int64_t* coords) {
-    // NaN compares unequal to zero, so it counts as non-zero, as in torch.
-    if (convert<math_t<T>>(src[offset]) == math_t<T>(0)) return;
+    // NaN is non-zero (convert<bool>), as in torch.
+    if (!convert<bool>(src[offset])) return;
     for (int d = 0; d < rank; ++d) dst[row * rank + d] = coords[d];
     ++row;
   });
@@ -48,7 +48,7 @@ int64_t count_nonzero(const Tensor& in) {
   const T* src = in.const_data_ptr<T>();
   int64_t n = 0;
   for_each_coordinate(in, [&](int64_t offset, const int64_t*) {
-    n += convert<math_t<T>>(src[offset]) != math_t<T>(0) ? 1 : 0;
+    n += convert<bool>(src[offset]) ? 1 : 0;
   });
   return n;
 }

@@ -11,8 +11,6 @@
 namespace ember::kernels {
 namespace {
 
-using nn::acc_t;
-
 // Per-channel parameters and statistics may be of any float dtype (PyTorch
 // keeps float running stats for half models); they are read once per channel.
 double read_param(const Tensor& t, int64_t i) {

@@ -10,8 +10,6 @@
 namespace ember::kernels {
 namespace {
 
-using nn::acc_t;
-
 // The input seen as `planes` volumes of in[0] x in[1] x in[2].
 struct Pool3d {
   int64_t planes = 0;
@@ -123,7 +121,7 @@ void max_pool(const Pool3d& p, const T* in, T* out, int64_t* indices) {
               for (int64_t iw = w0; iw < w1 && iw < p.in[2]; iw += p.dil[2]) {
                 const int64_t i = (id * p.in[1] + ih) * p.in[2] + iw;
                 const Acc v = static_cast<Acc>(src[i]);
-                if (v > best || nn::is_nan(v)) {
+                if (v > best || is_nan(v)) {
                   best = v;
                   best_i = i;
                 }

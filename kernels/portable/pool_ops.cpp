@@ -10,8 +10,6 @@
 namespace ember::kernels {
 namespace {
 
-using nn::acc_t;
-
 // The input seen as `planes` images of h x w; outputs are oh x ow per plane.
 struct Pool2d {
   int64_t planes = 0;
@@ -117,7 +115,7 @@ void max_pool(const Pool2d& p, const T* in, T* out, int64_t* indices) {
         for (int64_t ih = h0; ih < h1 && ih < p.h; ih += p.dil[0]) {
           for (int64_t iw = w0; iw < w1 && iw < p.w; iw += p.dil[1]) {
             const Acc v = static_cast<Acc>(src[ih * p.w + iw]);
-            if (v > best || nn::is_nan(v)) {
+            if (v > best || is_nan(v)) {
               best = v;
               best_i = ih * p.w + iw;
             }

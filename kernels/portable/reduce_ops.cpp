@@ -11,7 +11,6 @@
 namespace ember::kernels {
 namespace {
 
-using nn::acc_t;
 using nn::DimMask;
 using nn::ReducePlan;
 
@@ -38,7 +37,8 @@ bool setup(KernelContext& ctx, const char* op, const Tensor& in, std::optional<I
 
 // ---------------------------------------------------------------------------
 // sum, mean, prod: the input is first converted to the result dtype, as
-// PyTorch does for dtype=, and folded in that type's accumulator.
+// PyTorch does for dtype= (sum of float [2.7, NaN] with dtype=int32 adds 2 and
+// INT32_MIN), and folded in that type's accumulator.
 
 enum class Fold { Sum, Mean, Prod };
 
@@ -49,14 +49,14 @@ void arith_fold(const ReducePlan& plan, const Tensor& in, Tensor& out) {
   fold<IN, OUT>(
       plan, in, out, Acc(kind == Fold::Prod ? 1 : 0),
       [](Acc a, IN v) {
-        const Acc x = static_cast<Acc>(static_cast<OUT>(v));
-        return kind == Fold::Prod ? nn::acc_mul(a, x) : nn::acc_add(a, x);
+        const Acc x = static_cast<Acc>(convert<OUT>(v));
+        return kind == Fold::Prod ? wrapping_mul(a, x) : wrapping_add(a, x);
       },
       [count](Acc a) {
         if constexpr (kind == Fold::Mean) {
-          return static_cast<OUT>(a / count);  // an empty mean is 0/0 = NaN
+          return convert<OUT>(a / count);  // an empty mean is 0/0 = NaN
         } else {
-          return static_cast<OUT>(a);
+          return convert<OUT>(a);
         }
       });
 }
@@ -128,7 +128,7 @@ void extreme_fold(const ReducePlan& plan, const Tensor& in, Tensor& out) {
       plan, in, out, kMax ? nn::lowest_value<T>() : nn::highest_value<T>(),
       [](Acc a, T v) {
         const Acc x = static_cast<Acc>(v);
-        if (nn::is_nan(a) || nn::is_nan(x)) return nn::is_nan(a) ? a : x;
+        if (is_nan(a) || is_nan(x)) return is_nan(a) ? a : x;
         return (kMax ? x > a : x < a) ? x : a;
       },
       [](Acc a) { return static_cast<T>(a); });
@@ -176,7 +176,7 @@ void logical_fold(const ReducePlan& plan, const Tensor& in, Tensor& out) {
   fold<IN, OUT>(
       plan, in, out, !kAny,
       [](bool a, IN v) {
-        const bool x = static_cast<acc_t<IN>>(v) != 0;
+        const bool x = convert<bool>(v);
         return kAny ? (a || x) : (a && x);
       },
       [](bool a) { return static_cast<OUT>(a); });
@@ -238,7 +238,7 @@ void arg_extreme(const ReducePlan& plan, const Tensor& in, T* values, int64_t* i
     int64_t k = 0;
     plan.for_each(plan.base_offset(o), [&](int64_t i) {
       const Acc x = static_cast<Acc>(src[i]);
-      const bool better = !nn::is_nan(best) && (nn::is_nan(x) || (kMax ? x > best : x < best));
+      const bool better = !is_nan(best) && (is_nan(x) || (kMax ? x > best : x < best));
       if (k == 0 || better) {
         best = x;
         best_k = k;
@@ -320,7 +320,7 @@ void vector_norm_fold(const ReducePlan& plan, const Tensor& in, Tensor& out, dou
   fold<IN, OUT>(
       plan, in, out, Acc(is_inf && p > 0 ? 0 : (is_inf ? INFINITY : 0)),
       [p, is_inf](Acc a, IN v) {
-        const Acc x = std::fabs(static_cast<Acc>(static_cast<OUT>(v)));
+        const Acc x = std::fabs(static_cast<Acc>(convert<OUT>(v)));
         if (is_inf) return p > 0 ? (x > a || std::isnan(x) ? x : a) : (x < a || std::isnan(x) ? x : a);
         if (p == 0) return a + (x != 0 ? Acc(1) : Acc(0));
         if (p == 1) return a + x;

@@ -10,18 +10,16 @@
 namespace ember::kernels {
 namespace {
 
-using nn::acc_t;
-
 struct Sum {
   static constexpr int kIdentity = 0;
   template <typename Acc>
-  static Acc step(Acc acc, Acc x) { return nn::acc_add(acc, x); }
+  static Acc step(Acc acc, Acc x) { return wrapping_add(acc, x); }
 };
 
 struct Product {
   static constexpr int kIdentity = 1;
   template <typename Acc>
-  static Acc step(Acc acc, Acc x) { return nn::acc_mul(acc, x); }
+  static Acc step(Acc acc, Acc x) { return wrapping_mul(acc, x); }
 };
 
 template <typename Op, typename IN, typename OUT>
@@ -34,8 +32,8 @@ void scan_impl(const nn::DimSplit& s, const Tensor& in, Tensor& out) {
       const int64_t base = o * s.size * s.inner + i;
       Acc acc = static_cast<Acc>(Op::kIdentity);
       for (int64_t k = 0; k < s.size; ++k) {
-        acc = Op::step(acc, static_cast<Acc>(static_cast<OUT>(src[base + k * s.inner])));
-        dst[base + k * s.inner] = static_cast<OUT>(acc);
+        acc = Op::step(acc, static_cast<Acc>(convert<OUT>(src[base + k * s.inner])));
+        dst[base + k * s.inner] = convert<OUT>(acc);
       }
     }
   }

@@ -11,7 +11,7 @@ namespace {
 
 template <typename IN, typename OUT, bool kLog>
 void softmax_impl(const nn::DimSplit& s, const IN* in, OUT* out) {
-  using Acc = nn::acc_t<IN>;
+  using Acc = acc_t<IN>;
   for (int64_t o = 0; o < s.outer; ++o) {
     for (int64_t i = 0; i < s.inner; ++i) {
       const int64_t base = o * s.size * s.inner + i;

@@ -32,17 +32,12 @@ struct Slice {
   }
 };
 
-template <typename T>
-bool is_nan_value(T v) {
-  return nn::is_nan(v);
-}
-
 // Whether value a sorts strictly below value b (ascending, NaN last).
 template <typename T>
 bool value_less(T a, T b) {
-  using A = nn::acc_t<T>;
-  if (is_nan_value(a)) return false;
-  if (is_nan_value(b)) return true;
+  using A = opmath_t<T>;
+  if (is_nan(a)) return false;
+  if (is_nan(b)) return true;
   return static_cast<A>(a) < static_cast<A>(b);
 }
 

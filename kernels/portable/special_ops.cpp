@@ -14,7 +14,7 @@ namespace {
 // --- copysign, hypot -----------------------------------------------------------
 
 constexpr auto kCopysign = [](auto tag) {
-  using M = math_t<typename decltype(tag)::type>;
+  using M = opmath_t<typename decltype(tag)::type>;
   return [](M x, M y) { return std::copysign(x, y); };
 };
 
@@ -31,7 +31,7 @@ void copysign_scalar_out(KernelContext& ctx, const Tensor& self, Scalar other, T
 // promoted to Float (they fail in switch_dtype, as torch rejects them).
 void hypot_out(KernelContext& ctx, const Tensor& self, const Tensor& other, Tensor& out) {
   binary_op<kFloatTypes>(ctx, "hypot.out", self, other, out, Promotion::kDefault, [](auto tag) {
-    using M = math_t<typename decltype(tag)::type>;
+    using M = opmath_t<typename decltype(tag)::type>;
     return [](M x, M y) { return std::hypot(x, y); };
   });
 }
@@ -105,7 +105,7 @@ double erfinv_double(double y) {
 
 void erfinv_out(KernelContext& ctx, const Tensor& self, Tensor& out) {
   unary_op<kFloatTypes>(ctx, "erfinv.out", self, out, Promotion::kIntToFloat, [](auto tag) {
-    using M = math_t<typename decltype(tag)::type>;
+    using M = opmath_t<typename decltype(tag)::type>;
     return [](M x) { return static_cast<M>(erfinv_double(static_cast<double>(x))); };
   });
 }

@@ -119,7 +119,7 @@ void round_decimals_out(KernelContext& ctx, const Tensor& self, int64_t decimals
   const bool negative = decimals < 0;
   const double ten_pow = std::pow(10.0, static_cast<double>(negative ? -decimals : decimals));
   unary_op<kFloatTypes>(ctx, "round.decimals_out", self, out, Promotion::kDefault, [&](auto tag) {
-    using M = math_t<typename decltype(tag)::type>;
+    using M = opmath_t<typename decltype(tag)::type>;
     const M scale = static_cast<M>(ten_pow);
     return [scale, negative](M x) {
       return negative ? std::nearbyint(x / scale) * scale : std::nearbyint(x * scale) / scale;

@@ -169,7 +169,7 @@ void linear_weights(A scale, int64_t dst, int64_t in, bool align_corners, int64_
 
 template <typename T>
 void upsample_bilinear(const Resample& r, bool align_corners, const T* in, T* out) {
-  using A = nn::acc_t<T>;
+  using A = acc_t<T>;
   const A sh = area_scale<A>(align_corners, r.h, r.oh, r.scale_h);
   const A sw = area_scale<A>(align_corners, r.w, r.ow, r.scale_w);
   for (int64_t c = 0; c < r.planes; ++c) {
@@ -253,7 +253,7 @@ A source_coord(A coord, int64_t size, int64_t padding, bool align_corners) {
 template <typename T>
 void grid_sample(const Tensor& input, const Tensor& grid, int64_t mode, int64_t padding,
                  bool align_corners, Tensor& out) {
-  using A = nn::acc_t<T>;
+  using A = acc_t<T>;
   const int64_t n = input.size(0), c = input.size(1), h = input.size(2), w = input.size(3);
   const int64_t oh = grid.size(1), ow = grid.size(2);
   const T* in = input.const_data_ptr<T>();

@@ -1,6 +1,6 @@
-// Elementwise kernels: PyTorch's type promotion (result_type), broadcasting,
-// element conversion between dtypes, and the loop that maps a function over
-// broadcast operands into `out`. The op files only say what one element is.
+// Elementwise kernels: PyTorch's type promotion (result_type), broadcasting and
+// the loop that maps a function over broadcast operands into `out` (the element
+// rules are in dtype_rules.h); the op files only say what one element is.
 #pragma once
 
 #include <array>
@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "kernels/portable/util/dtype_rules.h"
 #include "kernels/portable/util/kernel_util.h"
 #include "runtime/core/half.h"
 #include "runtime/core/scalar_type.h"
@@ -20,153 +21,6 @@
 #include "runtime/kernel/kernel_registry.h"
 
 namespace ember::kernels {
-
-// ---------------------------------------------------------------------------
-// Element types and conversion
-
-template <typename T>
-constexpr bool is_reduced_float_v = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
-
-// The type arithmetic is done in: 16-bit floats compute in float, like
-// PyTorch's opmath; every other type computes in itself.
-template <typename T>
-using math_t = std::conditional_t<is_reduced_float_v<T>, float, T>;
-
-template <typename T>
-constexpr ScalarType dtype_of_v = CppTypeToScalarType<T>::value;
-
-// A float that does not fit the integer type saturates (NaN gives 0) instead
-// of being undefined behaviour; PyTorch never asks for such a value, but a
-// kernel must not invoke UB on any input. Narrow integers wrap through int64
-// like c10's uint8 casts.
-template <typename To, typename From>
-To float_to_integer(From v) {
-  constexpr double kTwo63 = 9223372036854775808.0;
-  if (std::isnan(v)) return To(0);
-  int64_t wide;
-  if (v >= kTwo63) {
-    wide = std::numeric_limits<int64_t>::max();
-  } else if (v < -kTwo63) {
-    wide = std::numeric_limits<int64_t>::min();
-  } else {
-    wide = static_cast<int64_t>(v);
-  }
-  return static_cast<To>(wide);
-}
-
-// Converts one element as PyTorch's static_cast does: bool is "non-zero",
-// 16-bit floats go through float, integers wrap.
-template <typename To, typename From>
-To convert(From v) {
-  if constexpr (std::is_same_v<To, From>) {
-    return v;
-  } else if constexpr (is_reduced_float_v<From>) {
-    return convert<To>(static_cast<float>(v));
-  } else if constexpr (is_reduced_float_v<To>) {
-    return To(convert<float>(v));
-  } else if constexpr (std::is_same_v<To, bool>) {
-    return v != From(0);
-  } else if constexpr (std::is_integral_v<To> && std::is_floating_point_v<From>) {
-    return float_to_integer<To>(v);
-  } else {
-    return static_cast<To>(v);
-  }
-}
-
-// A Scalar argument converted to `T` (wrapping for integers, as PyTorch does
-// when a Python number meets a tensor of a narrower type).
-template <typename T>
-T scalar_to(const Scalar& s) {
-  if (s.value->is_double()) return convert<T>(s.value->to_double());
-  if (s.value->is_bool()) return convert<T>(s.value->to_bool());
-  return convert<T>(s.value->to_int());
-}
-
-// Whether `s` converts to `type` without overflow, by c10's checked_convert
-// rules (what full/fill/clamp enforce): floats may be inf/NaN but not beyond
-// the type's range; integers reject NaN and out-of-range values, except that
-// unsigned types accept negatives down to -max (two's complement wrap).
-template <typename T>
-bool scalar_fits_type(const Scalar& s) {
-  using Limits = std::numeric_limits<std::conditional_t<is_reduced_float_v<T>, float, T>>;
-  if constexpr (std::is_same_v<T, bool>) {
-    return true;
-  } else if constexpr (is_reduced_float_v<T> || std::is_floating_point_v<T>) {
-    const double v = s.to_double();
-    if (std::isinf(v) || std::isnan(v)) return true;
-    const double max = std::is_same_v<T, Half>       ? 65504.0
-                       : std::is_same_v<T, BFloat16> ? 3.3895313892515355e38
-                                                      : static_cast<double>(Limits::max());
-    return v >= -max && v <= max;
-  } else if (s.is_floating()) {
-    const double v = s.to_double();
-    return !std::isnan(v) && v >= static_cast<double>(Limits::lowest()) &&
-           v <= static_cast<double>(Limits::max());
-  } else {
-    const int64_t v = s.to_int();
-    if constexpr (std::is_unsigned_v<T>) {
-      const uint64_t magnitude = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
-      return magnitude <= Limits::max();
-    } else {
-      return v >= Limits::lowest() && v <= Limits::max();
-    }
-  }
-}
-
-inline bool scalar_fits(const Scalar& s, ScalarType type) {
-  EMBER_SWITCH_ALL_TYPES(type, return false, return scalar_fits_type<CTYPE>(s))
-  return false;
-}
-
-// ---------------------------------------------------------------------------
-// Wrapping integer arithmetic: PyTorch wraps on overflow, C++ signed overflow
-// is undefined, so integers compute in a wide-enough unsigned type.
-
-template <typename T>
-using wrap_unsigned_t =
-    std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
-
-template <typename T>
-constexpr bool is_wrapping_int_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
-
-template <typename T>
-T wrapping_add(T a, T b) {
-  if constexpr (std::is_same_v<T, bool>) {
-    return a || b;
-  } else if constexpr (is_wrapping_int_v<T>) {
-    using U = wrap_unsigned_t<T>;
-    return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
-  } else {
-    return a + b;
-  }
-}
-
-template <typename T>
-T wrapping_sub(T a, T b) {
-  if constexpr (is_wrapping_int_v<T>) {
-    using U = wrap_unsigned_t<T>;
-    return static_cast<T>(static_cast<U>(a) - static_cast<U>(b));
-  } else {
-    return a - b;
-  }
-}
-
-template <typename T>
-T wrapping_mul(T a, T b) {
-  if constexpr (std::is_same_v<T, bool>) {
-    return a && b;
-  } else if constexpr (is_wrapping_int_v<T>) {
-    using U = wrap_unsigned_t<T>;
-    return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
-  } else {
-    return a * b;
-  }
-}
-
-template <typename T>
-T wrapping_neg(T a) {
-  return wrapping_sub(T(0), a);
-}
 
 // ---------------------------------------------------------------------------
 // Type promotion
@@ -344,32 +198,40 @@ void for_each_broadcast_element(const Tensor& out, const std::array<const Tensor
 
 // ---------------------------------------------------------------------------
 // Typed element access for operands whose dtype differs from the compute type
+//
+// TensorIterator casts every input to the op's compute dtype C before the op
+// sees it, and computes into a C temporary that is then cast to a wider out=.
+// So a float 0-d tensor added to a half tensor is first rounded to half, and
+// add(half, half, out=float) holds half-rounded values: loads and stores go
+// through C, not straight between the tensor's dtype and opmath.
 
-template <typename M>
-using LoadFn = M (*)(const void* data, int64_t index);
+template <typename C>
+using LoadFn = opmath_t<C> (*)(const void* data, int64_t index);
 template <typename R>
 using StoreFn = void (*)(R value, void* data, int64_t index);
 
-template <typename M, typename T>
-M load_as(const void* data, int64_t index) {
-  return convert<M>(static_cast<const T*>(data)[index]);
+template <typename C, typename T>
+opmath_t<C> load_as(const void* data, int64_t index) {
+  return static_cast<opmath_t<C>>(convert<C>(static_cast<const T*>(data)[index]));
 }
 
-template <typename R, typename T>
+template <typename C, typename R, typename T>
 void store_as(R value, void* data, int64_t index) {
-  static_cast<T*>(data)[index] = convert<T>(value);
+  static_cast<T*>(data)[index] = convert<T>(convert<C>(value));
 }
 
-// Null for dtypes the portable kernels do not compute with.
-template <typename M>
-LoadFn<M> get_load_fn(ScalarType type) {
-  EMBER_SWITCH_ALL_TYPES(type, return nullptr, return &load_as<M, CTYPE>)
+// Loads as an operand of an op computing in C; null for dtypes the portable
+// kernels do not compute with.
+template <typename C>
+LoadFn<C> get_load_fn(ScalarType type) {
+  EMBER_SWITCH_ALL_TYPES(type, return nullptr, return &load_as<C, CTYPE>)
   return nullptr;
 }
 
-template <typename R>
+// Stores a result R of an op computing in C.
+template <typename C, typename R>
 StoreFn<R> get_store_fn(ScalarType type) {
-  EMBER_SWITCH_ALL_TYPES(type, return nullptr, return &store_as<R, CTYPE>)
+  EMBER_SWITCH_ALL_TYPES(type, return nullptr, return (&store_as<C, R, CTYPE>))
   return nullptr;
 }
 
@@ -377,7 +239,7 @@ namespace detail {
 
 template <typename Fn, typename Ptrs, size_t... I>
 auto call_typed(Fn& fn, const Ptrs& data, const int64_t* idx, std::index_sequence<I...>) {
-  return fn(static_cast<math_t<std::remove_cv_t<std::remove_pointer_t<
+  return fn(static_cast<opmath_t<std::remove_cv_t<std::remove_pointer_t<
                 std::tuple_element_t<I, Ptrs>>>>>(std::get<I>(data)[idx[I]])...);
 }
 
@@ -390,9 +252,10 @@ auto call_loaded(Fn& fn, const Loads& loads, const void* const* data, const int6
 }  // namespace detail
 
 // out[i] = fn(in0[i], in1[i], ...) over broadcast inputs. Input k is read as
-// math_t<IN_CTYPES[k]>; fn's result is written as `out`'s dtype. When every
-// dtype is the one named, elements are accessed directly; otherwise each is
-// converted on load and store (mixed dtypes, out= of a wider type). Fails the
+// opmath_t<IN_CTYPES[k]>; fn's result is rounded to OUT_CTYPE and written as
+// `out`'s dtype. When every dtype is the one named, elements are accessed
+// directly; otherwise each is converted on load and store (mixed dtypes, out=
+// of a wider type) through the named type, as described above. Fails the
 // kernel and returns false when an input does not broadcast to `out` or a
 // dtype has no conversion.
 template <typename OUT_CTYPE, typename... IN_CTYPES, typename Fn, typename... Tensors>
@@ -419,10 +282,9 @@ bool map_elementwise(KernelContext& ctx, const char* op, Fn fn, Tensor& out,
     return true;
   }
 
-  using R = std::invoke_result_t<Fn&, math_t<IN_CTYPES>...>;
-  const std::tuple<LoadFn<math_t<IN_CTYPES>>...> loads{
-      get_load_fn<math_t<IN_CTYPES>>(inputs.scalar_type())...};
-  const StoreFn<R> store = get_store_fn<R>(out.scalar_type());
+  using R = std::invoke_result_t<Fn&, opmath_t<IN_CTYPES>...>;
+  const std::tuple<LoadFn<IN_CTYPES>...> loads{get_load_fn<IN_CTYPES>(inputs.scalar_type())...};
+  const StoreFn<R> store = get_store_fn<OUT_CTYPE, R>(out.scalar_type());
   const bool loads_ok = std::apply([](auto... f) { return ((f != nullptr) && ...); }, loads);
   if (!loads_ok || store == nullptr) {
     ScalarType bad = out.scalar_type();
@@ -535,22 +397,43 @@ inline ScalarType unary_result_type(const Tensor& in, Promotion promotion) {
   return in.scalar_type();
 }
 
+// How a binary op reads a Scalar second operand (and a one-element tensor
+// second operand); rules 1 and 2 in dtype_rules.h. The readings differ only
+// when the op computes in Half or BFloat16.
+enum class ScalarRead {
+  kCast,    // cast to the compute dtype, like every operand (add, sub, ==, ...)
+  kOpmath,  // the original value in opmath (mul, div, floor_divide)
+};
+
 namespace detail {
 
 // Runs fn over a and b, where at most one is a Scalar (bound into the call).
 template <typename OUT_CTYPE, typename CTYPE, typename Fn>
 bool map_binary(KernelContext& ctx, const char* op, Fn fn, const Operand& a, const Operand& b,
-                Tensor& out) {
-  using M = math_t<CTYPE>;
+                Tensor& out, ScalarRead read) {
+  using M = opmath_t<CTYPE>;
   if (a.tensor != nullptr && b.tensor != nullptr) {
+    if constexpr (is_reduced_float_v<CTYPE>) {
+      // TensorIterator::is_scalar(2): a one-element second operand (a 0-d
+      // float tensor next to a half one) is read like a Scalar.
+      const LoadFn<float> load = get_load_fn<float>(b.tensor->scalar_type());
+      if (read == ScalarRead::kOpmath && b.tensor->numel() == 1 && load != nullptr &&
+          broadcasts_to(*b.tensor, out)) {
+        const M s = load(b.tensor->const_data_ptr(), 0);
+        return map_elementwise<OUT_CTYPE, CTYPE>(
+            ctx, op, [&fn, s](M x) { return fn(x, s); }, out, *a.tensor);
+      }
+    }
     return map_elementwise<OUT_CTYPE, CTYPE, CTYPE>(ctx, op, fn, out, *a.tensor, *b.tensor);
   }
   if (a.tensor != nullptr) {
-    const M s = scalar_to<M>(*b.scalar);
+    const M s = read == ScalarRead::kOpmath ? scalar_to_opmath<CTYPE>(*b.scalar)
+                                            : scalar_to_operand<CTYPE>(*b.scalar);
     return map_elementwise<OUT_CTYPE, CTYPE>(
         ctx, op, [&fn, s](M x) { return fn(x, s); }, out, *a.tensor);
   }
-  const M s = scalar_to<M>(*a.scalar);
+  // PyTorch reads only a second operand in opmath; a first one is always cast.
+  const M s = scalar_to_operand<CTYPE>(*a.scalar);
   return map_elementwise<OUT_CTYPE, CTYPE>(
       ctx, op, [&fn, s](M y) { return fn(s, y); }, out, *b.tensor);
 }
@@ -563,12 +446,12 @@ inline bool resize_binary(KernelContext& ctx, const char* op, const Operand& a, 
 }  // namespace detail
 
 // out = a op b, computed in the promoted dtype and written as out's dtype.
-// `make_fn(TypeTag<CTYPE>{})` returns the element function over math_t<CTYPE>;
+// `make_fn(TypeTag<CTYPE>{})` returns the element function over opmath_t<CTYPE>;
 // it is called once per kernel call, so it can convert Scalar arguments.
 // Returns whether the op ran (false after a failure).
 template <DtypeMask kSet, typename MakeFn>
 bool binary_op(KernelContext& ctx, const char* op, const Operand& a, const Operand& b, Tensor& out,
-               Promotion promotion, MakeFn&& make_fn) {
+               Promotion promotion, MakeFn&& make_fn, ScalarRead read = ScalarRead::kCast) {
   ScalarType common;
   if (!binary_result_type(ctx, op, a, b, promotion, &common) ||
       !check_can_cast(ctx, op, common, out) || !detail::resize_binary(ctx, op, a, b, out)) {
@@ -577,7 +460,7 @@ bool binary_op(KernelContext& ctx, const char* op, const Operand& a, const Opera
   bool ok = false;
   switch_dtype<kSet>(ctx, op, common, [&](auto tag) {
     using CTYPE = typename decltype(tag)::type;
-    ok = detail::map_binary<CTYPE, CTYPE>(ctx, op, make_fn(tag), a, b, out);
+    ok = detail::map_binary<CTYPE, CTYPE>(ctx, op, make_fn(tag), a, b, out, read);
   });
   return ok;
 }
@@ -595,7 +478,7 @@ bool compare_op(KernelContext& ctx, const char* op, const Operand& a, const Oper
   bool ok = false;
   switch_dtype<kSet>(ctx, op, common, [&](auto tag) {
     using CTYPE = typename decltype(tag)::type;
-    ok = detail::map_binary<bool, CTYPE>(ctx, op, make_fn(tag), a, b, out);
+    ok = detail::map_binary<bool, CTYPE>(ctx, op, make_fn(tag), a, b, out, ScalarRead::kCast);
   });
   return ok;
 }

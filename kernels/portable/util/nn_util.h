@@ -1,6 +1,6 @@
-// Helpers shared by the neural-network, matmul and reduction kernels: the
-// types they accumulate in, argument checks, and iteration over the elements
-// that a reduction folds into each output element.
+// Helpers shared by the neural-network, matmul and reduction kernels: argument
+// checks, reduction identities, and iteration over the elements that a
+// reduction folds into each output element.
 #pragma once
 
 #include <cmath>
@@ -9,63 +9,18 @@
 #include <optional>
 #include <type_traits>
 
+#include "kernels/portable/util/dtype_rules.h"
 #include "kernels/portable/util/kernel_util.h"
 
 namespace ember::kernels::nn {
 
 // ---------------------------------------------------------------------------
-// Element types
-
-template <typename T>
-constexpr bool kIsFloat = std::is_floating_point_v<T> || std::is_same_v<T, Half> ||
-                          std::is_same_v<T, BFloat16>;
-
-// What sums and products of T accumulate in. The 16-bit floats go through
-// float, as PyTorch computes them; integers through int64 so that a partial
-// sum does not wrap before the final (PyTorch-like) narrowing.
-template <typename T>
-struct AccType {
-  using type = std::conditional_t<kIsFloat<T>, float, int64_t>;
-};
-template <>
-struct AccType<double> {
-  using type = double;
-};
-template <typename T>
-using acc_t = typename AccType<T>::type;
-
-template <typename T>
-inline bool is_nan(T v) {
-  if constexpr (kIsFloat<T>) {
-    return std::isnan(static_cast<acc_t<T>>(v));
-  } else {
-    return false;
-  }
-}
-
-// Integer accumulators wrap around on overflow, as PyTorch's integer math does
-// in practice; done in unsigned arithmetic so that it is defined behaviour.
-template <typename A>
-inline A acc_add(A a, A b) {
-  if constexpr (std::is_integral_v<A>) {
-    return static_cast<A>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
-  } else {
-    return a + b;
-  }
-}
-template <typename A>
-inline A acc_mul(A a, A b) {
-  if constexpr (std::is_integral_v<A>) {
-    return static_cast<A>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
-  } else {
-    return a * b;
-  }
-}
+// Reduction identities (the element rules themselves are in dtype_rules.h)
 
 // Lowest and highest values of T in its accumulation type (infinities for floats).
 template <typename T>
 inline acc_t<T> lowest_value() {
-  if constexpr (kIsFloat<T>) {
+  if constexpr (is_float_v<T>) {
     return -std::numeric_limits<acc_t<T>>::infinity();
   } else {
     return static_cast<acc_t<T>>(std::numeric_limits<T>::lowest());
@@ -73,7 +28,7 @@ inline acc_t<T> lowest_value() {
 }
 template <typename T>
 inline acc_t<T> highest_value() {
-  if constexpr (kIsFloat<T>) {
+  if constexpr (is_float_v<T>) {
     return std::numeric_limits<acc_t<T>>::infinity();
   } else {
     return static_cast<acc_t<T>>(std::numeric_limits<T>::max());

@@ -10,6 +10,7 @@
 #include <optional>
 #include <type_traits>
 
+#include "kernels/portable/util/dtype_rules.h"
 #include "kernels/portable/util/kernel_util.h"
 
 namespace ember::kernels::shape {
@@ -212,46 +213,10 @@ inline bool copy_view(const void* src, const StridedView& sv, void* dst, const S
   }
 }
 
-// Half and BFloat16 compute in float.
-template <typename T>
-using ArithType = std::conditional_t<std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>,
-                                     float, T>;
-
-// A floating value as an integer the way PyTorch does on x86: truncation
-// toward zero, through a 32-bit conversion for types up to 32 bits (so 300.0
-// -> int8 is 44); NaN and values out of range give the most negative value
-// instead of undefined behaviour.
-template <typename To, typename F>
-To float_to_int(F f) {
-  if constexpr (sizeof(To) == 8) {
-    const bool ok = f >= -9223372036854775808.0 && f < 9223372036854775808.0;
-    return static_cast<To>(ok ? static_cast<int64_t>(f) : INT64_MIN);
-  } else {
-    const bool ok = f > -2147483649.0 && f < 2147483648.0;
-    return static_cast<To>(ok ? static_cast<int32_t>(f) : INT32_MIN);
-  }
-}
-
-// One element converted with PyTorch's rules: anything -> bool is != 0,
-// floating -> integral truncates, 16-bit floats round to nearest even.
-template <typename To, typename From>
-To convert_scalar(From v) {
-  const ArithType<From> a = static_cast<ArithType<From>>(v);
-  if constexpr (std::is_same_v<To, bool>) {
-    return a != 0;
-  } else if constexpr (std::is_integral_v<To> && std::is_floating_point_v<ArithType<From>>) {
-    return float_to_int<To>(a);
-  } else if constexpr (std::is_same_v<To, Half> || std::is_same_v<To, BFloat16>) {
-    return To(static_cast<float>(a));
-  } else {
-    return static_cast<To>(a);
-  }
-}
-
 template <typename To, typename From>
 void convert_words(const From* s, const StridedView& sv, To* d, const StridedView& dv) {
   for_each_run(sv, dv, [&](int64_t so, int64_t dof, int64_t n, int64_t ss, int64_t ds) {
-    for (int64_t k = 0; k < n; ++k) d[dof + k * ds] = convert_scalar<To>(s[so + k * ss]);
+    for (int64_t k = 0; k < n; ++k) d[dof + k * ds] = convert<To>(s[so + k * ss]);
   });
 }
 
@@ -265,7 +230,8 @@ bool convert_from(const From* src, const StridedView& sv, void* dst, ScalarType 
 }
 
 // copy_view with a dtype conversion between any two of the ten computing
-// dtypes (a raw copy when the dtypes match). False for other dtypes.
+// dtypes (a raw copy when the dtypes match), by dtype_rules.h's `convert`.
+// False for other dtypes.
 inline bool convert_view(const void* src, ScalarType src_type, const StridedView& sv, void* dst,
                          ScalarType dst_type, const StridedView& dv) {
   if (src_type == dst_type) {
@@ -274,40 +240,6 @@ inline bool convert_view(const void* src, ScalarType src_type, const StridedView
   bool ok = true;
   EMBER_SWITCH_ALL_TYPES(src_type, ok = false,
                          ok = convert_from(static_cast<const CTYPE*>(src), sv, dst, dst_type, dv));
-  return ok;
-}
-
-// Whether a Scalar can be stored in `type` without overflow (PyTorch refuses,
-// e.g., 300 for an int8 tensor).
-template <typename T>
-bool scalar_fits(const Scalar& s) {
-  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-    constexpr double lo = static_cast<double>(std::numeric_limits<T>::lowest());
-    constexpr double hi = static_cast<double>(std::numeric_limits<T>::max());
-    if (s.is_integral()) {
-      const int64_t v = s.to_int();
-      return static_cast<int64_t>(lo) <= v && (sizeof(T) == 8 || v <= static_cast<int64_t>(hi));
-    }
-    const double v = s.to_double();
-    return v >= lo && v <= hi;  // also false for NaN
-  } else {
-    return true;
-  }
-}
-
-// Writes `s` as one element of `type` into `bytes` (8 bytes of room). False
-// for an unsupported dtype or a value that does not fit.
-inline bool scalar_to_element(const Scalar& s, ScalarType type, void* bytes) {
-  bool ok = true;
-  EMBER_SWITCH_ALL_TYPES(type, ok = false, {
-    if (!scalar_fits<CTYPE>(s)) {
-      ok = false;
-    } else {
-      const CTYPE v = s.is_integral() ? convert_scalar<CTYPE>(s.to_int())
-                                      : convert_scalar<CTYPE>(s.to_double());
-      std::memcpy(bytes, &v, sizeof(v));
-    }
-  });
   return ok;
 }
 
