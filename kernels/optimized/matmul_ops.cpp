@@ -6,6 +6,7 @@
 
 #include "kernels/optimized/f32-gemm/f32_gemm.h"
 #include "kernels/portable/matmul_ops.h"
+#include "kernels/portable/util/dtype_rules.h"
 #include "runtime/kernel/kernel_registry.h"
 
 namespace ember::kernels::optimized {
@@ -100,8 +101,10 @@ void add_product(KernelContext& ctx, int rank, const Tensor& self, const Tensor&
                  void (*fallback)(KernelContext&, const Tensor&, const Tensor&, const Tensor&,
                                   Scalar, Scalar, Tensor&)) {
   F32GemmProblem pr;
-  // Float coefficients, as the portable kernel converts them for float.
-  if (!prepare_product(a, b, rank, out, &pr) ||
+  // Float coefficients, as the portable kernel converts them for float; one
+  // that overflows float is the portable kernel's error to report.
+  if (!scalar_fits_type<float>(beta) || !scalar_fits_type<float>(alpha) ||
+      !prepare_product(a, b, rank, out, &pr) ||
       !prepare_self(self, rank, out, static_cast<float>(beta.to_double()), &pr)) {
     return fallback(ctx, self, a, b, beta, alpha, out);
   }

@@ -2,52 +2,14 @@
 // this binary replaces malloc and operator new with counting versions.
 #include <gtest/gtest.h>
 
-
-#include <atomic>
-#include <cstdlib>
-#include <new>
 #include <vector>
 
 #include "extension/threadpool/worker_pool.h"
 #include "runtime/executor/method.h"
+#include "counting_allocator.h"
 #include "runtime/executor/program.h"
 #include "tensor_factory.h"
 #include "test_program.h"
-
-namespace {
-std::atomic<long> g_allocations{0};
-}  // namespace
-
-// AddressSanitizer and ThreadSanitizer own malloc themselves, so the counting
-// allocator exists only in ordinary builds; the sanitizer builds (make asan,
-// make tsan) skip this test. GCC names the sanitizers with macros, Clang
-// with __has_feature.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define EMBER_SANITIZER_OWNS_MALLOC 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define EMBER_SANITIZER_OWNS_MALLOC 1
-#endif
-#endif
-#if !defined(EMBER_SANITIZER_OWNS_MALLOC)
-#define EMBER_COUNT_ALLOCATIONS 1
-extern "C" void* __libc_malloc(size_t size);
-extern "C" void* malloc(size_t size) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  return __libc_malloc(size);
-}
-void* operator new(size_t size) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  void* p = __libc_malloc(size ? size : 1);
-  if (p == nullptr) std::abort();
-  return p;
-}
-void* operator new[](size_t size) { return operator new(size); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, size_t) noexcept { std::free(p); }
-void operator delete[](void* p, size_t) noexcept { std::free(p); }
-#endif
 
 namespace ember {
 namespace {
@@ -71,16 +33,16 @@ TEST(Allocations, ExecuteAllocatesNothing) {
   testing::OwnedTensor input(ScalarType::Float, {2, 3});
   ASSERT_EQ(method->set_input(0, input.tensor()), Error::Ok);
 
-  const long before = g_allocations.load();
+  const long before = testing::g_allocations.load();
   Error err = Error::Ok;
   for (int i = 0; i < 10; ++i) err = method->execute();
-  const long during = g_allocations.load() - before;
+  const long during = testing::g_allocations.load() - before;
   ASSERT_EQ(err, Error::Ok);
   EXPECT_EQ(during, 0) << "execute() allocated " << during << " times";
 
   // The counter works: a deliberate allocation is seen.
   void* volatile p = std::malloc(16);
-  EXPECT_GT(g_allocations.load(), before);
+  EXPECT_GT(testing::g_allocations.load(), before);
   std::free(p);
 }
 
@@ -118,10 +80,10 @@ TEST(Allocations, DelegateOnAThreadPoolAllocatesNothing) {
   ASSERT_EQ(method->set_input(0, input.tensor()), Error::Ok);
   ASSERT_EQ(method->execute(), Error::Ok);  // workers are awake
 
-  const long before = g_allocations.load();
+  const long before = testing::g_allocations.load();
   Error err = Error::Ok;
   for (int i = 0; i < 50; ++i) err = method->execute();
-  const long during = g_allocations.load() - before;
+  const long during = testing::g_allocations.load() - before;
   ASSERT_EQ(err, Error::Ok);
   EXPECT_EQ(during, 0) << "execute() allocated " << during << " times";
 }

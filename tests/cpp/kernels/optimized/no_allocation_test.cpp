@@ -4,40 +4,12 @@
 // versions, as tests/cpp/runtime/allocation_test.cpp does.
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
 #include <vector>
 
 #include "extension/threadpool/worker_pool.h"
 #include "runtime/executor/memory_allocator.h"
+#include "tests/cpp/counting_allocator.h"
 #include "tests/cpp/tensor_factory.h"
-
-namespace {
-std::atomic<long> g_allocations{0};
-}  // namespace
-
-// AddressSanitizer owns malloc itself, so the counting allocator exists only
-// in ordinary builds.
-#if !defined(__SANITIZE_ADDRESS__)
-#define EMBER_COUNT_ALLOCATIONS 1
-extern "C" void* __libc_malloc(size_t size);
-extern "C" void* malloc(size_t size) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  return __libc_malloc(size);
-}
-void* operator new(size_t size) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  void* p = __libc_malloc(size ? size : 1);
-  if (p == nullptr) std::abort();
-  return p;
-}
-void* operator new[](size_t size) { return operator new(size); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, size_t) noexcept { std::free(p); }
-void operator delete[](void* p, size_t) noexcept { std::free(p); }
-#endif
 
 namespace ember {
 namespace {
@@ -51,9 +23,9 @@ long allocations_during(const char* name, std::vector<EValue*>& args, KernelCont
   EXPECT_NE(entry, nullptr) << name;
   if (entry == nullptr) return -1;
   const Span<EValue*> span(args.data(), args.size());
-  const long before = g_allocations.load();
+  const long before = testing::g_allocations.load();
   entry->fn(ctx, span);
-  const long after = g_allocations.load();
+  const long after = testing::g_allocations.load();
   EXPECT_FALSE(ctx.failed()) << name << ": " << ctx.message();
   return after - before;
 }
@@ -63,9 +35,9 @@ TEST(OptimizedMatmul, ExecuteAllocatesNothing) {
   GTEST_SKIP() << "allocation counting is disabled under AddressSanitizer";
 #endif
   // The counter sees allocations at all.
-  const long start = g_allocations.load();
+  const long start = testing::g_allocations.load();
   { std::vector<int> probe(10); }
-  ASSERT_GT(g_allocations.load(), start);
+  ASSERT_GT(testing::g_allocations.load(), start);
 
   WorkerPool pool(2);
   std::vector<uint8_t> temp_memory(4 << 20);
