@@ -120,7 +120,7 @@ BROADCASTS = [
 
 
 @pytest.mark.parametrize("shapes", BROADCASTS, ids=lambda s: f"{s[0]}x{s[1]}")
-@pytest.mark.parametrize("op", ["add", "sub", "mul", "div"])
+@pytest.mark.parametrize("op", ["add", "sub", "mul", "div", "maximum", "minimum"])
 @pytest.mark.parametrize("threads", THREADS)
 def test_binary_broadcast(shapes, op, threads, tmp_pte):
     torch.manual_seed(1)

@@ -20,6 +20,15 @@ inline __m256 apply(__m256 a, __m256 b) {
   if constexpr (Op == F32BinaryOp::Div) return _mm256_div_ps(a, b);
   if constexpr (Op == F32BinaryOp::RSub) return _mm256_sub_ps(b, a);
   if constexpr (Op == F32BinaryOp::RDiv) return _mm256_div_ps(b, a);
+  // MAXPS/MINPS return b when either is NaN; a + b makes it NaN from a too.
+  if constexpr (Op == F32BinaryOp::Max) {
+    return _mm256_blendv_ps(_mm256_max_ps(a, b), _mm256_add_ps(a, b),
+                            _mm256_cmp_ps(a, b, _CMP_UNORD_Q));
+  }
+  if constexpr (Op == F32BinaryOp::Min) {
+    return _mm256_blendv_ps(_mm256_min_ps(a, b), _mm256_add_ps(a, b),
+                            _mm256_cmp_ps(a, b, _CMP_UNORD_Q));
+  }
 }
 
 // y[i] = clamp(a[i] op b[i]) for i < n; B(i) loads b's vector at i (a
@@ -92,6 +101,7 @@ void rows(size_t rows, size_t c, const float* a, const float* b, float* y,
   {                                                                                   \
     form<F32BinaryOp::Add>, form<F32BinaryOp::Sub>, form<F32BinaryOp::Mul>,           \
         form<F32BinaryOp::Div>, form<F32BinaryOp::RSub>, form<F32BinaryOp::RDiv>,     \
+        form<F32BinaryOp::Max>, form<F32BinaryOp::Min>,                               \
   }
 
 extern const F32VBinaryConfig kF32VBinaryAvx2Config = {

@@ -1,5 +1,5 @@
 // The f32 elementwise binary family: y = clamp(a op b) for add, sub, mul, div
-// and their reversed forms, over equal vectors, a vector and a number, or
+// (and their reversed forms), max and min, over equal vectors, a vector and a number, or
 // rows against one repeating vector (a per-channel operand), one microkernel
 // per form, op and ISA (scalar.cpp, avx2.cpp, neon.cpp). vbinary.cpp adds a
 // broadcast plan that maps any broadcast onto those forms.
@@ -20,8 +20,10 @@ enum class F32BinaryOp : uint8_t {
   Div,   // a / b
   RSub,  // b - a
   RDiv,  // b / a
+  Max,   // NaN when either is NaN (torch.maximum), else a > b ? a : b
+  Min,   // NaN when either is NaN (torch.minimum), else a < b ? a : b
 };
-constexpr size_t kF32BinaryOpCount = 6;
+constexpr size_t kF32BinaryOpCount = 8;
 
 // The op with its operands swapped: a op b == b reversed(op) a.
 F32BinaryOp f32_binary_op_reversed(F32BinaryOp op);

@@ -16,6 +16,13 @@ inline float32x4_t apply(float32x4_t a, float32x4_t b) {
   if constexpr (Op == F32BinaryOp::Div) return vdivq_f32(a, b);
   if constexpr (Op == F32BinaryOp::RSub) return vsubq_f32(b, a);
   if constexpr (Op == F32BinaryOp::RDiv) return vdivq_f32(b, a);
+  // a > b ? a : b (b for equal zeros, as the other variants; FMAX would
+  // order -0 below +0), NaN from either through a + b.
+  if constexpr (Op == F32BinaryOp::Max || Op == F32BinaryOp::Min) {
+    const uint32x4_t pick_a = Op == F32BinaryOp::Max ? vcgtq_f32(a, b) : vcltq_f32(a, b);
+    const uint32x4_t ordered = vandq_u32(vceqq_f32(a, a), vceqq_f32(b, b));
+    return vbslq_f32(ordered, vbslq_f32(pick_a, a, b), vaddq_f32(a, b));
+  }
 }
 
 template <F32BinaryOp Op>
@@ -26,6 +33,8 @@ inline float apply1(float a, float b) {
   if constexpr (Op == F32BinaryOp::Div) return a / b;
   if constexpr (Op == F32BinaryOp::RSub) return b - a;
   if constexpr (Op == F32BinaryOp::RDiv) return b / a;
+  if constexpr (Op == F32BinaryOp::Max) return a != a || b != b ? a + b : (a > b ? a : b);
+  if constexpr (Op == F32BinaryOp::Min) return a != a || b != b ? a + b : (a < b ? a : b);
 }
 
 // b is a stream (kStream) or one number broadcast (b[0]). FMIN/FMAX return
@@ -80,6 +89,7 @@ void rows(size_t rows, size_t c, const float* a, const float* b, float* y,
   {                                                                                   \
     form<F32BinaryOp::Add>, form<F32BinaryOp::Sub>, form<F32BinaryOp::Mul>,           \
         form<F32BinaryOp::Div>, form<F32BinaryOp::RSub>, form<F32BinaryOp::RDiv>,     \
+        form<F32BinaryOp::Max>, form<F32BinaryOp::Min>,                               \
   }
 
 extern const F32VBinaryConfig kF32VBinaryNeonConfig = {

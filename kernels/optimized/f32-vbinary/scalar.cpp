@@ -14,6 +14,9 @@ inline float apply(float a, float b) {
   if constexpr (Op == F32BinaryOp::Div) return a / b;
   if constexpr (Op == F32BinaryOp::RSub) return b - a;
   if constexpr (Op == F32BinaryOp::RDiv) return b / a;
+  // NaN from either operand (a + b is NaN then), as torch.maximum/minimum.
+  if constexpr (Op == F32BinaryOp::Max) return a != a || b != b ? a + b : (a > b ? a : b);
+  if constexpr (Op == F32BinaryOp::Min) return a != a || b != b ? a + b : (a < b ? a : b);
 }
 
 // NaN passes, as in torch.clamp.
@@ -43,6 +46,7 @@ void rows(size_t rows, size_t c, const float* a, const float* b, float* y,
   {                                                                                   \
     form<F32BinaryOp::Add>, form<F32BinaryOp::Sub>, form<F32BinaryOp::Mul>,           \
         form<F32BinaryOp::Div>, form<F32BinaryOp::RSub>, form<F32BinaryOp::RDiv>,     \
+        form<F32BinaryOp::Max>, form<F32BinaryOp::Min>,                               \
   }
 
 extern const F32VBinaryConfig kF32VBinaryScalarConfig = {

@@ -37,6 +37,8 @@ float apply(F32BinaryOp op, float a, float b) {
     case F32BinaryOp::Div: return a / b;
     case F32BinaryOp::RSub: return b - a;
     case F32BinaryOp::RDiv: return b / a;
+    case F32BinaryOp::Max: return a != a || b != b ? a + b : (a > b ? a : b);
+    case F32BinaryOp::Min: return a != a || b != b ? a + b : (a < b ? a : b);
   }
   return a;
 }
@@ -81,6 +83,8 @@ const char* f32_binary_op_name(F32BinaryOp op) {
     case F32BinaryOp::Div: return "div";
     case F32BinaryOp::RSub: return "rsub";
     case F32BinaryOp::RDiv: return "rdiv";
+    case F32BinaryOp::Max: return "max";
+    case F32BinaryOp::Min: return "min";
   }
   return "?";
 }

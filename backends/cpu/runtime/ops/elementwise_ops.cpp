@@ -1,4 +1,4 @@
-// Elementwise ops: Binary (add, sub, mul, div of two values, or of a value
+// Elementwise ops: Binary (add, sub, mul, div, max, min of two values, or of a value
 // and a number, with any broadcast and either operand the smaller) and Unary
 // (activations), each with an optional fused clamp, on the f32-vbinary and
 // f32-vunary kernels, split across the pool in contiguous chunks of the
@@ -85,6 +85,8 @@ bool binary_op_of(cpu_fb::BinaryOp op, opt::F32BinaryOp* out) {
     case cpu_fb::BinaryOp::Sub: *out = opt::F32BinaryOp::Sub; return true;
     case cpu_fb::BinaryOp::Mul: *out = opt::F32BinaryOp::Mul; return true;
     case cpu_fb::BinaryOp::Div: *out = opt::F32BinaryOp::Div; return true;
+    case cpu_fb::BinaryOp::Max: *out = opt::F32BinaryOp::Max; return true;
+    case cpu_fb::BinaryOp::Min: *out = opt::F32BinaryOp::Min; return true;
   }
   return false;
 }

@@ -1,6 +1,6 @@
-"""Elementwise ops: binary arithmetic with broadcasting (either operand may
-be the smaller one, in either layout; a per-channel vector meets
-channels-last data as is) and activations."""
+"""Elementwise ops: binary arithmetic, maximum and minimum with broadcasting
+(either operand may be the smaller one, in either layout; a per-channel
+vector meets channels-last data as is) and activations."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ _BINARY = {
     aten.mul.Tensor: BinaryOp.BinaryOp.Mul, aten.div.Tensor: BinaryOp.BinaryOp.Div,
     aten.add.Scalar: BinaryOp.BinaryOp.Add, aten.sub.Scalar: BinaryOp.BinaryOp.Sub,
     aten.mul.Scalar: BinaryOp.BinaryOp.Mul, aten.div.Scalar: BinaryOp.BinaryOp.Div,
+    aten.maximum.default: BinaryOp.BinaryOp.Max, aten.minimum.default: BinaryOp.BinaryOp.Min,
 }
 _UNARY = {
     aten.sigmoid.default: UnaryOp.UnaryOp.Sigmoid, aten.tanh.default: UnaryOp.UnaryOp.Tanh,

@@ -22,8 +22,9 @@ namespace {
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr float kNan = std::numeric_limits<float>::quiet_NaN();
 
-const F32BinaryOp kOps[] = {F32BinaryOp::Add, F32BinaryOp::Sub,  F32BinaryOp::Mul,
-                            F32BinaryOp::Div, F32BinaryOp::RSub, F32BinaryOp::RDiv};
+const F32BinaryOp kOps[] = {F32BinaryOp::Add,  F32BinaryOp::Sub,  F32BinaryOp::Mul,
+                            F32BinaryOp::Div,  F32BinaryOp::RSub, F32BinaryOp::RDiv,
+                            F32BinaryOp::Max,  F32BinaryOp::Min};
 static_assert(sizeof(kOps) / sizeof(kOps[0]) == kF32BinaryOpCount, "every op is tested");
 
 float apply(F32BinaryOp op, float a, float b, const F32VBinaryParams& p) {
@@ -35,6 +36,9 @@ float apply(F32BinaryOp op, float a, float b, const F32VBinaryParams& p) {
     case F32BinaryOp::Div: v = a / b; break;
     case F32BinaryOp::RSub: v = b - a; break;
     case F32BinaryOp::RDiv: v = b / a; break;
+    // torch.maximum / torch.minimum: NaN when either operand is NaN.
+    case F32BinaryOp::Max: v = std::isnan(a) || std::isnan(b) ? kNan : std::max(a, b); break;
+    case F32BinaryOp::Min: v = std::isnan(a) || std::isnan(b) ? kNan : std::min(a, b); break;
   }
   return v < p.min ? p.min : (v > p.max ? p.max : v);
 }
