@@ -22,6 +22,9 @@ Factory factory_for(cpu_fb::OpParams type) {
     case cpu_fb::OpParams::Unary: return make_unary;
     case cpu_fb::OpParams::ToLayout: return make_to_layout;
     case cpu_fb::OpParams::Reshape: return make_reshape;
+    case cpu_fb::OpParams::Softmax: return make_softmax;
+    case cpu_fb::OpParams::LayerNorm: return make_layer_norm;
+    case cpu_fb::OpParams::Reduce: return make_reduce;
     default: return nullptr;
   }
 }

@@ -1,135 +1,114 @@
-// Elementwise ops: Binary (add, sub, mul, div of two values or a value and a
-// number, with broadcasting) and Unary (activations), each with an optional
-// fused clamp, split across the pool in contiguous chunks.
+// Elementwise ops: Binary (add, sub, mul, div, max, min of two values, or of a value
+// and a number, with any broadcast and either operand the smaller) and Unary
+// (activations), each with an optional fused clamp, on the f32-vbinary and
+// f32-vunary kernels, split across the pool in contiguous chunks of the
+// output.
 #include <cmath>
 #include <new>
 
+#include "backends/cpu/runtime/ops/memory_order.h"
 #include "backends/cpu/runtime/ops/op_util.h"
+#include "kernels/optimized/f32-vbinary/f32_vbinary.h"
+#include "kernels/optimized/f32-vunary/f32_vunary.h"
 
 namespace ember::cpu {
 namespace {
 
-constexpr int64_t kMinChunk = 4096;  // elements: below this a thread costs more than it saves
+namespace opt = kernels::optimized;
 
-template <typename Fn>
-inline void apply(cpu_fb::BinaryOp op, Fn&& each) {
-  switch (op) {
-    case cpu_fb::BinaryOp::Add: each([](float a, float b) { return a + b; }); break;
-    case cpu_fb::BinaryOp::Sub: each([](float a, float b) { return a - b; }); break;
-    case cpu_fb::BinaryOp::Mul: each([](float a, float b) { return a * b; }); break;
-    case cpu_fb::BinaryOp::Div: each([](float a, float b) { return a / b; }); break;
-  }
-}
-
-inline float clamp(float v, float low, float high) { return v < low ? low : (v > high ? high : v); }
-
-// How b lines up with the output: the same elements, one number, a vector
-// repeating every `inner` elements (per channel in NHWC, a trailing-dim bias
-// in plain), or a general broadcast through strides.
-enum class Broadcast : uint8_t { Same, Scalar, Inner, Strided };
+// Output elements per thread at least: below this waking a thread costs
+// more than it saves. Transcendental activations cost ~10x an add per
+// element, so they split sooner.
+constexpr int64_t kMinChunkCheap = 8192;
+constexpr int64_t kMinChunkTranscendental = 1024;
 
 class BinaryOp final : public CpuOp {
  public:
-  cpu_fb::BinaryOp op;
-  uint32_t a, b, out;
-  Broadcast broadcast;
-  float scalar = 0;
-  float low, high;
-  int64_t numel = 0;
-  int64_t inner = 1;  // Inner: b has `inner` values
-  // Strided: the output's sizes and b's strides per output dim (0 where b broadcasts).
-  int dim = 0;
-  int64_t sizes[kMaxDims] = {};
-  int64_t b_strides[kMaxDims] = {};
+  opt::F32BinaryOp op;
+  uint32_t a = 0, b = 0, out = 0;
+  bool has_scalar = false;
+  float scalar = 0;  // b when has_scalar
+  opt::F32BinaryPlan plan;
+  opt::F32VBinaryParams params;
+  const opt::F32VBinaryConfig* config = nullptr;
 
   void run(const ExecState& state) const override {
     const float* pa = state.data[a];
-    const float* pb = broadcast == Broadcast::Scalar ? nullptr : state.data[b];
+    const float* pb = has_scalar ? &scalar : state.data[b];
     float* po = state.data[out];
-    apply(op, [&](auto f) {
-      parallel_for(state.pool, numel, kMinChunk, [&](int64_t begin, int64_t end) {
-        switch (broadcast) {
-          case Broadcast::Same:
-            for (int64_t i = begin; i < end; ++i) po[i] = clamp(f(pa[i], pb[i]), low, high);
-            break;
-          case Broadcast::Scalar:
-            for (int64_t i = begin; i < end; ++i) po[i] = clamp(f(pa[i], scalar), low, high);
-            break;
-          case Broadcast::Inner:
-            for (int64_t i = begin; i < end; ++i) {
-              po[i] = clamp(f(pa[i], pb[i % inner]), low, high);
-            }
-            break;
-          case Broadcast::Strided:
-            for (int64_t i = begin; i < end; ++i) {
-              int64_t rest = i, offset = 0;
-              for (int d = dim - 1; d >= 0; --d) {
-                offset += (rest % sizes[d]) * b_strides[d];
-                rest /= sizes[d];
-              }
-              po[i] = clamp(f(pa[i], pb[offset]), low, high);
-            }
-            break;
-        }
-      });
-    });
+    parallel_for(state.pool, static_cast<int64_t>(plan.numel), kMinChunkCheap,
+                 [&](int64_t begin, int64_t end) {
+                   opt::f32_vbinary_run(*config, op, plan, pa, pb, po, static_cast<size_t>(begin),
+                                        static_cast<size_t>(end), params);
+                 });
   }
 };
 
-float gelu(float x) { return 0.5f * x * (1.0f + std::erf(x * 0.70710678118654752f)); }
-float gelu_tanh(float x) {
-  const float inner = 0.7978845608028654f * (x + 0.044715f * x * x * x);
-  return 0.5f * x * (1.0f + std::tanh(inner));
-}
-float sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
-float hardswish(float x) { return x * clamp(x + 3.0f, 0.0f, 6.0f) / 6.0f; }
-
 class UnaryOp final : public CpuOp {
  public:
-  cpu_fb::UnaryOp op;
-  uint32_t in, out;
-  float low, high;
-  int64_t numel;
+  opt::F32VUnaryUkernelFn ukernel = nullptr;
+  uint32_t in = 0, out = 0;
+  opt::F32VUnaryParams params;
+  int64_t numel = 0;
+  int64_t min_chunk = kMinChunkCheap;
 
   void run(const ExecState& state) const override {
     const float* x = state.data[in];
     float* y = state.data[out];
-    parallel_for(state.pool, numel, kMinChunk, [&](int64_t begin, int64_t end) {
-      switch (op) {
-        case cpu_fb::UnaryOp::Relu:
-        case cpu_fb::UnaryOp::Clamp:
-          for (int64_t i = begin; i < end; ++i) {
-            const float v = x[i];
-            y[i] = v < low ? low : (v > high ? high : v);  // NaN stays NaN
-          }
-          return;
-        case cpu_fb::UnaryOp::Gelu: map(x, y, begin, end, gelu); return;
-        case cpu_fb::UnaryOp::GeluTanh: map(x, y, begin, end, gelu_tanh); return;
-        case cpu_fb::UnaryOp::Silu: map(x, y, begin, end, [](float v) { return v * sigmoid(v); }); return;
-        case cpu_fb::UnaryOp::Sigmoid: map(x, y, begin, end, sigmoid); return;
-        case cpu_fb::UnaryOp::Tanh: map(x, y, begin, end, [](float v) { return std::tanh(v); }); return;
-        case cpu_fb::UnaryOp::HardSwish: map(x, y, begin, end, hardswish); return;
-        default: return;  // refused at init
-      }
+    parallel_for(state.pool, numel, min_chunk, [&](int64_t begin, int64_t end) {
+      ukernel(static_cast<size_t>(end - begin), x + begin, y + begin, &params);
     });
-  }
-
- private:
-  template <typename Fn>
-  void map(const float* x, float* y, int64_t begin, int64_t end, Fn fn) const {
-    for (int64_t i = begin; i < end; ++i) y[i] = clamp(fn(x[i]), low, high);
   }
 };
 
-// Whether plain b, right-aligned, equals out's trailing dims with only 1s before.
-bool trailing(const ValueInfo& b, const ValueInfo& out) {
-  if (b.layout != Layout::Plain || out.layout != Layout::Plain || b.dim > out.dim) return false;
-  int first = 0;
-  while (first < b.dim && b.sizes[first] == 1) ++first;
-  for (int d = first; d < b.dim; ++d) {
-    if (b.sizes[d] != out.sizes[out.dim - b.dim + d]) return false;
+// b's strides along out's dims in out's memory order (0 where b repeats), or
+// false when b does not broadcast to out.
+bool broadcast_strides(const ValueInfo& v, const ValueInfo& out, const int* out_order,
+                       ptrdiff_t* strides) {
+  if (v.dim > out.dim) return false;
+  int64_t own[kMaxDims];
+  logical_strides(v, own);
+  const int lead = out.dim - v.dim;
+  for (int p = 0; p < out.dim; ++p) {
+    const int d = out_order[p];
+    const int vd = d - lead;
+    const int32_t size = vd >= 0 ? v.sizes[vd] : 1;
+    if (size != 1 && size != out.sizes[d]) return false;
+    strides[p] = size == 1 ? 0 : static_cast<ptrdiff_t>(own[vd]);
   }
   return true;
+}
+
+bool binary_op_of(cpu_fb::BinaryOp op, opt::F32BinaryOp* out) {
+  switch (op) {
+    case cpu_fb::BinaryOp::Add: *out = opt::F32BinaryOp::Add; return true;
+    case cpu_fb::BinaryOp::Sub: *out = opt::F32BinaryOp::Sub; return true;
+    case cpu_fb::BinaryOp::Mul: *out = opt::F32BinaryOp::Mul; return true;
+    case cpu_fb::BinaryOp::Div: *out = opt::F32BinaryOp::Div; return true;
+    case cpu_fb::BinaryOp::Max: *out = opt::F32BinaryOp::Max; return true;
+    case cpu_fb::BinaryOp::Min: *out = opt::F32BinaryOp::Min; return true;
+  }
+  return false;
+}
+
+bool unary_op_of(cpu_fb::UnaryOp op, opt::F32UnaryOp* out) {
+  switch (op) {
+    case cpu_fb::UnaryOp::Relu:
+    case cpu_fb::UnaryOp::Clamp: *out = opt::F32UnaryOp::Clamp; return true;
+    case cpu_fb::UnaryOp::Gelu: *out = opt::F32UnaryOp::Gelu; return true;
+    case cpu_fb::UnaryOp::GeluTanh: *out = opt::F32UnaryOp::GeluTanh; return true;
+    case cpu_fb::UnaryOp::Silu: *out = opt::F32UnaryOp::Silu; return true;
+    case cpu_fb::UnaryOp::Sigmoid: *out = opt::F32UnaryOp::Sigmoid; return true;
+    case cpu_fb::UnaryOp::Tanh: *out = opt::F32UnaryOp::Tanh; return true;
+    case cpu_fb::UnaryOp::HardSwish: *out = opt::F32UnaryOp::HardSwish; return true;
+    case cpu_fb::UnaryOp::HardSigmoid: *out = opt::F32UnaryOp::HardSigmoid; return true;
+    case cpu_fb::UnaryOp::Exp: *out = opt::F32UnaryOp::Exp; return true;
+    case cpu_fb::UnaryOp::Neg: *out = opt::F32UnaryOp::Neg; return true;
+    case cpu_fb::UnaryOp::Sqrt: *out = opt::F32UnaryOp::Sqrt; return true;
+    case cpu_fb::UnaryOp::Rsqrt: *out = opt::F32UnaryOp::Rsqrt; return true;
+    case cpu_fb::UnaryOp::Abs: *out = opt::F32UnaryOp::Abs; return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -138,59 +117,39 @@ Result<CpuOp*> make_binary(const BuildContext& ctx, const cpu_fb::Op* op) {
   const cpu_fb::Binary* params = op->params_as_Binary();
   OpValues v;
   const size_t inputs = params != nullptr && params->has_scalar() ? 1 : 2;
-  if (params == nullptr || !read_op_values(ctx, op, inputs, inputs, &v)) return Error::InvalidProgram;
-  if (params->op() > cpu_fb::BinaryOp::MAX) return Error::InvalidProgram;
-  const ValueInfo& a = ctx.values[v.in[0]];
-  const ValueInfo& out = ctx.values[v.out];
-  if (!same_sizes(a, out) || a.layout != out.layout) return Error::InvalidProgram;
-  BinaryOp* made = new (std::nothrow) BinaryOp();
-  if (made == nullptr) return Error::MemoryAllocationFailed;
-  made->op = params->op();
-  made->a = v.in[0];
-  made->out = v.out;
-  made->numel = static_cast<int64_t>(out.numel);
-  BuildContext::clamp_bounds(op, &made->low, &made->high);
-  if (inputs == 1) {
-    made->broadcast = Broadcast::Scalar;
-    made->scalar = params->scalar();
-    return static_cast<CpuOp*>(made);
-  }
-  made->b = v.in[1];
-  const ValueInfo& b = ctx.values[v.in[1]];
-  bool ok = true;
-  if (same_sizes(b, out) && b.layout == out.layout) {
-    made->broadcast = Broadcast::Same;
-  } else if (b.numel == 1) {
-    made->broadcast = Broadcast::Inner;
-    made->inner = 1;
-  } else if (out.layout == Layout::NHWC) {
-    // Only a per-channel operand ([C], [C, 1, 1] or [1, C, 1, 1]) meets an NHWC output.
-    made->broadcast = Broadcast::Inner;
-    made->inner = out.sizes[1];
-    ok = b.layout == Layout::Plain && b.numel == static_cast<size_t>(out.sizes[1]);
-  } else if (trailing(b, out)) {
-    // A bias over the last dims ([N] against [M, N]): repeats every b.numel.
-    made->broadcast = Broadcast::Inner;
-    made->inner = static_cast<int64_t>(b.numel);
-  } else {
-    // Plain: align b's dims to the right of out's and read it through strides.
-    made->broadcast = Broadcast::Strided;
-    made->dim = out.dim;
-    ok = b.layout == Layout::Plain && b.dim <= out.dim;
-    int64_t stride = 1;
-    for (int d = out.dim - 1; ok && d >= 0; --d) {
-      const int bd = d - (out.dim - b.dim);
-      made->sizes[d] = out.sizes[d];
-      const int64_t size = bd >= 0 ? b.sizes[bd] : 1;
-      ok = size == 1 || size == out.sizes[d];
-      made->b_strides[d] = size == 1 ? 0 : stride;
-      stride *= size;
-    }
-  }
-  if (!ok) {
-    delete made;
+  if (params == nullptr || !read_op_values(ctx, op, inputs, inputs, &v)) {
     return Error::InvalidProgram;
   }
+  opt::F32BinaryOp kernel_op;
+  if (!binary_op_of(params->op(), &kernel_op)) {
+    EMBER_LOG(Error, "cpu backend: binary op %d is unknown", static_cast<int>(params->op()));
+    return Error::InvalidProgram;
+  }
+  const ValueInfo& out = ctx.values[v.out];
+  int order[kMaxDims];
+  memory_order(out, order);
+  size_t sizes[kMaxDims];
+  ptrdiff_t a_strides[kMaxDims], b_strides[kMaxDims];
+  for (int p = 0; p < out.dim; ++p) {
+    sizes[p] = static_cast<size_t>(out.sizes[order[p]]);
+    b_strides[p] = 0;
+  }
+  if (!broadcast_strides(ctx.values[v.in[0]], out, order, a_strides) ||
+      (inputs == 2 && !broadcast_strides(ctx.values[v.in[1]], out, order, b_strides))) {
+    EMBER_LOG(Error, "cpu backend: binary operands do not broadcast to the output");
+    return Error::InvalidProgram;
+  }
+  BinaryOp* made = new (std::nothrow) BinaryOp();
+  if (made == nullptr) return Error::MemoryAllocationFailed;
+  made->op = kernel_op;
+  made->a = v.in[0];
+  made->out = v.out;
+  made->has_scalar = inputs == 1;
+  made->scalar = params->scalar();
+  made->b = inputs == 2 ? v.in[1] : 0;
+  made->config = &opt::f32_vbinary_config();
+  BuildContext::clamp_bounds(op, &made->params.min, &made->params.max);
+  opt::f32_binary_plan(out.dim, sizes, a_strides, b_strides, &made->plan);
   return static_cast<CpuOp*>(made);
 }
 
@@ -200,23 +159,33 @@ Result<CpuOp*> make_unary(const BuildContext& ctx, const cpu_fb::Op* op) {
   if (params == nullptr || !read_op_values(ctx, op, 1, 1, &v)) return Error::InvalidProgram;
   const ValueInfo& in = ctx.values[v.in[0]];
   const ValueInfo& out = ctx.values[v.out];
-  if (!same_sizes(in, out) || in.layout != out.layout) return Error::InvalidProgram;
-  switch (params->op()) {
-    case cpu_fb::UnaryOp::Relu: case cpu_fb::UnaryOp::Clamp: case cpu_fb::UnaryOp::Gelu:
-    case cpu_fb::UnaryOp::GeluTanh: case cpu_fb::UnaryOp::Silu: case cpu_fb::UnaryOp::Sigmoid:
-    case cpu_fb::UnaryOp::Tanh: case cpu_fb::UnaryOp::HardSwish:
-      break;
-    default:
-      return Error::NotSupported;
+  if (!same_sizes(in, out) || in.layout != out.layout) {
+    EMBER_LOG(Error, "cpu backend: unary input and output differ in shape or layout");
+    return Error::InvalidProgram;
+  }
+  opt::F32UnaryOp kernel_op;
+  if (!unary_op_of(params->op(), &kernel_op)) {
+    EMBER_LOG(Error, "cpu backend: unary op %d is unknown", static_cast<int>(params->op()));
+    return Error::NotSupported;
   }
   UnaryOp* made = new (std::nothrow) UnaryOp();
   if (made == nullptr) return Error::MemoryAllocationFailed;
-  made->op = params->op();
+  made->ukernel = opt::f32_vunary_config().ukernel[static_cast<size_t>(kernel_op)];
   made->in = v.in[0];
   made->out = v.out;
   made->numel = static_cast<int64_t>(out.numel);
-  BuildContext::clamp_bounds(op, &made->low, &made->high);
-  if (params->op() == cpu_fb::UnaryOp::Relu && made->low == -INFINITY) made->low = 0.0f;
+  BuildContext::clamp_bounds(op, &made->params.min, &made->params.max);
+  if (params->op() == cpu_fb::UnaryOp::Relu && !(made->params.min > 0.0f)) made->params.min = 0.0f;
+  switch (kernel_op) {
+    case opt::F32UnaryOp::Clamp:
+    case opt::F32UnaryOp::HardSwish:
+    case opt::F32UnaryOp::HardSigmoid:
+    case opt::F32UnaryOp::Neg:
+    case opt::F32UnaryOp::Abs:
+      break;
+    default:
+      made->min_chunk = kMinChunkTranscendental;
+  }
   return static_cast<CpuOp*>(made);
 }
 

@@ -1,0 +1,115 @@
+// f32 reduction microkernels for AVX2 + FMA, compiled with -mavx2 -mfma for
+// this file only. Row reductions keep four vector accumulators (add and max
+// have 3-cycle latencies on Zen 3 and two ports each).
+#include <immintrin.h>
+
+#include <cmath>
+
+#include "kernels/optimized/cpu_features.h"
+#include "kernels/optimized/f32-reduce/f32_reduce.h"
+
+namespace ember::kernels::optimized {
+namespace {
+
+// kMaskTable + 8 - r: the first r lanes on.
+const int32_t kMaskTable[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
+
+inline __m256i tail_mask(size_t r) {
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(kMaskTable + 8 - r));
+}
+
+inline __m256 is_nan(__m256 v) { return _mm256_cmp_ps(v, v, _CMP_UNORD_Q); }
+
+float rsum(size_t n, const float* x) {
+  __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    a0 = _mm256_add_ps(a0, _mm256_loadu_ps(x + i));
+    a1 = _mm256_add_ps(a1, _mm256_loadu_ps(x + i + 8));
+    a2 = _mm256_add_ps(a2, _mm256_loadu_ps(x + i + 16));
+    a3 = _mm256_add_ps(a3, _mm256_loadu_ps(x + i + 24));
+  }
+  for (; i + 8 <= n; i += 8) a0 = _mm256_add_ps(a0, _mm256_loadu_ps(x + i));
+  if (i < n) a1 = _mm256_add_ps(a1, _mm256_maskload_ps(x + i, tail_mask(n - i)));
+  const __m256 v = _mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3));
+  __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+  s = _mm_add_ss(s, _mm_movehdup_ps(s));
+  return _mm_cvtss_f32(s);
+}
+
+float rmax(size_t n, const float* x) {
+  // vmaxps drops a NaN in its first operand, so NaNs are tracked apart and
+  // win at the end.
+  __m256 m0 = _mm256_set1_ps(-INFINITY), m1 = m0, m2 = m0, m3 = m0;
+  __m256 nan = _mm256_setzero_ps();
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    const __m256 v0 = _mm256_loadu_ps(x + i), v1 = _mm256_loadu_ps(x + i + 8);
+    const __m256 v2 = _mm256_loadu_ps(x + i + 16), v3 = _mm256_loadu_ps(x + i + 24);
+    m0 = _mm256_max_ps(m0, v0);
+    m1 = _mm256_max_ps(m1, v1);
+    m2 = _mm256_max_ps(m2, v2);
+    m3 = _mm256_max_ps(m3, v3);
+    nan = _mm256_or_ps(nan, _mm256_or_ps(_mm256_cmp_ps(v0, v1, _CMP_UNORD_Q),
+                                         _mm256_cmp_ps(v2, v3, _CMP_UNORD_Q)));
+  }
+  for (; i + 8 <= n; i += 8) {
+    const __m256 v = _mm256_loadu_ps(x + i);
+    m0 = _mm256_max_ps(m0, v);
+    nan = _mm256_or_ps(nan, is_nan(v));
+  }
+  if (i < n) {
+    const __m256i mask = tail_mask(n - i);
+    const __m256 v = _mm256_blendv_ps(_mm256_set1_ps(-INFINITY), _mm256_maskload_ps(x + i, mask),
+                                      _mm256_castsi256_ps(mask));
+    m1 = _mm256_max_ps(m1, v);
+    nan = _mm256_or_ps(nan, is_nan(v));
+  }
+  if (_mm256_movemask_ps(nan) != 0) return NAN;
+  const __m256 v = _mm256_max_ps(_mm256_max_ps(m0, m1), _mm256_max_ps(m2, m3));
+  __m128 s = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+  s = _mm_max_ps(s, _mm_movehl_ps(s, s));
+  s = _mm_max_ss(s, _mm_movehdup_ps(s));
+  return _mm_cvtss_f32(s);
+}
+
+// acc = f(x, acc) over n, 16 floats per iteration, the tail masked.
+template <typename F>
+inline void accumulate(size_t n, const float* x, float* acc, F f) {
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const __m256 r0 = f(_mm256_loadu_ps(x + i), _mm256_loadu_ps(acc + i));
+    const __m256 r1 = f(_mm256_loadu_ps(x + i + 8), _mm256_loadu_ps(acc + i + 8));
+    _mm256_storeu_ps(acc + i, r0);
+    _mm256_storeu_ps(acc + i + 8, r1);
+  }
+  for (; i + 8 <= n; i += 8) {
+    _mm256_storeu_ps(acc + i, f(_mm256_loadu_ps(x + i), _mm256_loadu_ps(acc + i)));
+  }
+  if (i < n) {
+    const __m256i mask = tail_mask(n - i);
+    _mm256_maskstore_ps(acc + i, mask,
+                        f(_mm256_maskload_ps(x + i, mask), _mm256_maskload_ps(acc + i, mask)));
+  }
+}
+
+void vadd_acc(size_t n, const float* x, float* acc) {
+  accumulate(n, x, acc, [](__m256 v, __m256 a) { return _mm256_add_ps(a, v); });
+}
+
+void vmax_acc(size_t n, const float* x, float* acc) {
+  // max(v, a) keeps a NaN accumulator (its second operand); a NaN v is
+  // blended in.
+  accumulate(n, x, acc, [](__m256 v, __m256 a) {
+    return _mm256_blendv_ps(_mm256_max_ps(v, a), v, is_nan(v));
+  });
+}
+
+}  // namespace
+
+extern const F32ReduceConfig kF32ReduceAvx2Config = {
+    "avx2", kCpuAvx2 | kCpuFma | kCpuOsYmm, rsum, rmax, vadd_acc, vmax_acc,
+};
+
+}  // namespace ember::kernels::optimized
