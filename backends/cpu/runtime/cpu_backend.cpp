@@ -22,6 +22,9 @@ Factory factory_for(cpu_fb::OpParams type) {
     case cpu_fb::OpParams::Unary: return make_unary;
     case cpu_fb::OpParams::ToLayout: return make_to_layout;
     case cpu_fb::OpParams::Reshape: return make_reshape;
+    case cpu_fb::OpParams::Pool2d: return make_pool2d;
+    case cpu_fb::OpParams::AdaptiveAvgPool2d: return make_adaptive_avg_pool2d;
+    case cpu_fb::OpParams::Reduce: return make_reduce;
     default: return nullptr;
   }
 }

@@ -33,6 +33,9 @@ Result<CpuOp*> make_binary(const BuildContext& ctx, const cpu_fb::Op* op);
 Result<CpuOp*> make_unary(const BuildContext& ctx, const cpu_fb::Op* op);
 Result<CpuOp*> make_to_layout(const BuildContext& ctx, const cpu_fb::Op* op);
 Result<CpuOp*> make_reshape(const BuildContext& ctx, const cpu_fb::Op* op);
+Result<CpuOp*> make_pool2d(const BuildContext& ctx, const cpu_fb::Op* op);
+Result<CpuOp*> make_adaptive_avg_pool2d(const BuildContext& ctx, const cpu_fb::Op* op);
+Result<CpuOp*> make_reduce(const BuildContext& ctx, const cpu_fb::Op* op);
 
 // Applies a fused clamp to n floats (nothing when the bounds are infinite).
 void clamp_in_place(float* data, size_t n, float low, float high);

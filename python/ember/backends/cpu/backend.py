@@ -7,7 +7,13 @@ from collections.abc import Mapping
 from torch.fx import Node
 
 from ember.backends.backend import Backend, check_op_support
-from ember.backends.cpu import lowering, ops_elementwise, ops_gemm, ops_layout  # noqa: F401
+from ember.backends.cpu import (  # noqa: F401
+    lowering,
+    ops_elementwise,
+    ops_gemm,
+    ops_layout,
+    ops_pool,
+)
 from ember.passes.graph import ProgramGraph
 
 
