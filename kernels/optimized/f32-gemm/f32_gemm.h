@@ -214,6 +214,14 @@ struct F32ConvShape {
 void f32_igemm_conv_indirection(const F32GemmConfig& config, const F32ConvShape& shape,
                                 const float* zero, const float** indirection);
 
+// The same for a transposed convolution (conv_transpose) whose stride,
+// padding and dilation `shape` holds: output pixel o and tap k read input
+// pixel (o + pad - k * dil) / stride where that divides evenly and lies in
+// the input, else `zero`. Weights packed as for a convolution, B =
+// [(ky, kx, ci), co] taken from PyTorch's [ci, co, ky, kx].
+void f32_igemm_deconv_indirection(const F32GemmConfig& config, const F32ConvShape& shape,
+                                  const float* zero, const float** indirection);
+
 // Runs `problem`, rows and column blocks split over ctx's thread pool (ctx
 // may be null). Allocates nothing.
 void f32_igemm(const F32GemmConfig& config, const F32IgemmProblem& problem, KernelContext* ctx);

@@ -347,6 +347,39 @@ void f32_igemm_conv_indirection(const F32GemmConfig& config, const F32ConvShape&
   }
 }
 
+void f32_igemm_deconv_indirection(const F32GemmConfig& config, const F32ConvShape& s,
+                                  const float* zero, const float** indirection) {
+  const size_t mr = config.mr;
+  const size_t taps = s.kh * s.kw;
+  const size_t m = s.batch * s.out_h * s.out_w;
+  const size_t size = f32_igemm_indirection_size(config, m, taps);
+  for (size_t i = 0; i < size; ++i) indirection[i] = zero;
+  // The input coordinate output coordinate o reads at tap k, or SIZE_MAX.
+  auto source = [](size_t o, size_t k, size_t pad, size_t dil, size_t stride, size_t in) {
+    const size_t t = o + pad;
+    if (t < k * dil) return ~size_t{0};
+    const size_t scaled = t - k * dil;
+    if (scaled % stride != 0 || scaled / stride >= in) return ~size_t{0};
+    return scaled / stride;
+  };
+  for (size_t p = 0; p < m; ++p) {
+    const size_t n = p / (s.out_h * s.out_w);
+    const size_t oy = p / s.out_w % s.out_h;
+    const size_t ox = p % s.out_w;
+    const float** tile = indirection + (p / mr) * mr * taps + p % mr;
+    for (size_t ky = 0; ky < s.kh; ++ky) {
+      const size_t iy = source(oy, ky, s.pad_h, s.dil_h, s.stride_h, s.in_h);
+      if (iy == ~size_t{0}) continue;
+      for (size_t kx = 0; kx < s.kw; ++kx) {
+        const size_t ix = source(ox, kx, s.pad_w, s.dil_w, s.stride_w, s.in_w);
+        if (ix == ~size_t{0}) continue;
+        tile[(ky * s.kw + kx) * mr] = reinterpret_cast<const float*>(
+            ((n * s.in_h + iy) * s.in_w + ix) * s.in_pixel_stride * sizeof(float));
+      }
+    }
+  }
+}
+
 void f32_igemm(const F32GemmConfig& cfg, const F32IgemmProblem& p, KernelContext* ctx) {
   if (p.m == 0 || p.n == 0) return;
   const size_t mr = cfg.mr;

@@ -509,24 +509,33 @@ struct ConvCase {
   bool bias = true;
   float low = -std::numeric_limits<float>::infinity();
   float high = std::numeric_limits<float>::infinity();
+  bool transposed = false;  // conv_transpose: f32_igemm_deconv_indirection
+  int32_t out_pad = 0;      // its output_padding
 };
 
 // Runs `c` as f32_igemm per group (weights packed [(ky, kx, ci), co], the
 // indirection buffer of f32_igemm_conv_indirection) on channels-last data
-// and compares with portable's aten::convolution. Tolerance: K + 2 roundings
+// (or f32_igemm_deconv_indirection, transposed: weights [(ky, kx, ci), co]
+// from PyTorch's [ci, co, ky, kx]) on channels-last data and compares with
+// portable's aten::convolution. Tolerance: K + 2 roundings
 // of |bias| + sum |x w| (|x| <= 1), K = kh * kw * in_c / groups.
 void check_igemm(const F32GemmConfig& config, const ConvCase& c, KernelContext* ctx) {
   char buf[200];
   std::snprintf(buf, sizeof(buf),
-                "%s: n %d in %d %dx%d out %d k %dx%d stride %d pad %d dil %d groups %d%s",
+                "%s: n %d in %d %dx%d out %d k %dx%d stride %d pad %d dil %d groups %d%s%s",
                 config.name, c.batch, c.in_c, c.h, c.w, c.out_c, c.kh, c.kw, c.stride, c.pad,
-                c.dil, c.groups, ctx != nullptr ? " (ctx)" : "");
+                c.dil, c.groups, c.transposed ? " transposed" : "",
+                ctx != nullptr ? " (ctx)" : "");
   SCOPED_TRACE(buf);
-  const int32_t oh = (c.h + 2 * c.pad - c.dil * (c.kh - 1) - 1) / c.stride + 1;
-  const int32_t ow = (c.w + 2 * c.pad - c.dil * (c.kw - 1) - 1) / c.stride + 1;
+  auto extent = [&](int32_t in, int32_t k) {
+    return c.transposed ? (in - 1) * c.stride - 2 * c.pad + c.dil * (k - 1) + c.out_pad + 1
+                        : (in + 2 * c.pad - c.dil * (k - 1) - 1) / c.stride + 1;
+  };
+  const int32_t oh = extent(c.h, c.kh), ow = extent(c.w, c.kw);
   const int32_t cg = c.in_c / c.groups, og = c.out_c / c.groups;
   OwnedTensor x(ScalarType::Float, {c.batch, c.in_c, c.h, c.w});
-  OwnedTensor wt(ScalarType::Float, {c.out_c, cg, c.kh, c.kw});
+  OwnedTensor wt(ScalarType::Float, c.transposed ? std::vector<int32_t>{c.in_c, og, c.kh, c.kw}
+                                                 : std::vector<int32_t>{c.out_c, cg, c.kh, c.kw});
   OwnedTensor bias(ScalarType::Float, {c.out_c});
   OwnedTensor want(ScalarType::Float, {c.batch, c.out_c, oh, ow});
   fill_random(x, 11u + static_cast<uint32_t>(c.in_c));
@@ -542,8 +551,8 @@ void check_igemm(const F32GemmConfig& config, const ConvCase& c, KernelContext* 
   KernelContext ref = call.ints({c.stride, c.stride})
                           .ints({c.pad, c.pad})
                           .ints({c.dil, c.dil})
-                          .boolean(false)
-                          .ints({0, 0})
+                          .boolean(c.transposed)
+                          .ints({c.out_pad, c.out_pad})
                           .integer(c.groups)
                           .tensor(want.tensor())
                           .run("aten::convolution.out");
@@ -571,15 +580,27 @@ void check_igemm(const F32GemmConfig& config, const ConvCase& c, KernelContext* 
                            static_cast<size_t>(c.dil),   static_cast<size_t>(c.dil)};
   std::vector<float> zero(ic, 0.0f);
   std::vector<const float*> indirection(f32_igemm_indirection_size(config, m, taps));
-  f32_igemm_conv_indirection(config, shape, zero.data(), indirection.data());
+  if (c.transposed) {
+    f32_igemm_deconv_indirection(config, shape, zero.data(), indirection.data());
+  } else {
+    f32_igemm_conv_indirection(config, shape, zero.data(), indirection.data());
+  }
   const size_t k = taps * static_cast<size_t>(cg);
+  // Weight of output channel co, its group's input channel ci, tap t.
+  auto weight = [&](size_t co, size_t ci, size_t t) {
+    const size_t g = co / static_cast<size_t>(og), j = co % static_cast<size_t>(og);
+    return c.transposed
+               ? wt.data<float>()[((g * cg + ci) * static_cast<size_t>(og) + j) * taps + t]
+               : wt.data<float>()[(co * static_cast<size_t>(cg) + ci) * taps + t];
+  };
   std::vector<float> b(k * static_cast<size_t>(og));
   std::vector<float> packed(f32_gemm_packed_weights_size(config, k, static_cast<size_t>(og)));
   for (int32_t g = 0; g < c.groups; ++g) {
     for (int32_t j = 0; j < og; ++j) {
-      const float* w = wt.data<float>() + static_cast<size_t>(g * og + j) * cg * taps;
       for (size_t ci = 0; ci < static_cast<size_t>(cg); ++ci) {
-        for (size_t t = 0; t < taps; ++t) b[(t * cg + ci) * og + j] = w[ci * taps + t];
+        for (size_t t = 0; t < taps; ++t) {
+          b[(t * cg + ci) * og + j] = weight(static_cast<size_t>(g * og + j), ci, t);
+        }
       }
     }
     f32_gemm_pack_weights(config, k, static_cast<size_t>(og), b.data(), static_cast<size_t>(og),
@@ -606,7 +627,9 @@ void check_igemm(const F32GemmConfig& config, const ConvCase& c, KernelContext* 
   for (size_t n = 0; n < static_cast<size_t>(c.batch); ++n) {
     for (size_t co = 0; co < oc; ++co) {
       double mag = c.bias ? std::fabs(bias.data<float>()[co]) : 0.0;
-      for (size_t i = 0; i < k; ++i) mag += std::fabs(wt.data<float>()[co * k + i]);
+      for (size_t ci = 0; ci < static_cast<size_t>(cg); ++ci) {
+        for (size_t t = 0; t < taps; ++t) mag += std::fabs(weight(co, ci, t));
+      }
       const double tol = (static_cast<double>(k) + 2.0) * unit * mag;
       for (size_t p = 0; p < ohw; ++p) {
         float w = want.data<float>()[(n * oc + co) * ohw + p];
@@ -644,6 +667,18 @@ TEST(F32Igemm, ConvolutionsMatchPortable) {
   KernelContext pooled(nullptr, &pool);
   for (const F32GemmConfig* v : supported_variants()) {
     for (const ConvCase& c : cases) {
+      check_igemm(*v, c, nullptr);
+      check_igemm(*v, c, &pooled);
+    }
+    // Transposed: U-Net's 2x2 stride 2, 3x3 with padding and output_padding,
+    // dilation, groups.
+    ConvCase deconvs[] = {{1, 8, 5, 4, 6, 2, 2, 2},       {2, 5, 4, 6, 7, 3, 3, 2, 1},
+                          {1, 6, 5, 5, 9, 3, 3, 1, 1},    {1, 4, 3, 7, 5, 4, 3, 3, 2, 2},
+                          {1, 12, 4, 4, 8, 3, 3, 2, 1, 1, 4}, {1, 17, 6, 6, 33, 1, 1}};
+    deconvs[1].out_pad = 1;
+    deconvs[4].out_pad = 1;
+    for (ConvCase& c : deconvs) {
+      c.transposed = true;
       check_igemm(*v, c, nullptr);
       check_igemm(*v, c, &pooled);
     }
