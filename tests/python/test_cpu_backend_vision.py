@@ -1,7 +1,7 @@
 """The CPU backend on vision graphs, against eager PyTorch at 1 and 2 threads:
 pools (padding, ceil_mode, strides, count_include_pad, divisor_override),
 convolutions of every shape the backend runs differently (pointwise GEMM,
-indirect GEMM, depthwise), fused clamps, and the three benchmark models at
+indirect GEMM, depthwise), transposed and 1-D convolutions, fused clamps, and the three benchmark models at
 small input sizes, which must run wholly on the backend."""
 
 import ember
@@ -158,6 +158,106 @@ def test_convolutions_match_eager(name, threads, tmp_pte):
         x = torch.randn(2 if i == 1 else 1, spec[0], spec[7], spec[8])
         program = _run(model, (x,), threads, tmp_pte)
         assert _portable_ops(program) == [], program.report()
+
+
+# Transposed (in, out, kernel, stride, padding, output_padding, dilation, groups, H, W):
+# U-Net's 2x2 stride 2 and the shapes around it, through the indirect GEMM.
+DECONVS = {
+    "unet_up": (16, 8, 2, 2, 0, 0, 1, 1, 5, 6),
+    "3x3_s2_p1_outpad": (6, 10, 3, 2, 1, 1, 1, 1, 7, 5),
+    "3x3_s1": (5, 7, 3, 1, 1, 0, 1, 1, 6, 6),
+    "4x4_s2_p1": (9, 4, 4, 2, 1, 0, 1, 1, 5, 5),
+    "dilated_rect": (4, 6, (3, 2), (1, 3), (2, 0), (0, 1), (2, 1), 1, 6, 4),
+    "grouped": (12, 8, 3, 2, 1, 1, 1, 4, 5, 5),
+    "depthwise": (8, 8, 3, 2, 0, 0, 1, 8, 4, 4),
+    "pointwise": (17, 33, 1, 1, 0, 0, 1, 1, 4, 3),
+}
+
+
+class DeconvAct(nn.Module):
+    def __init__(self, spec, act, bias):
+        super().__init__()
+        cin, cout, k, stride, pad, out_pad, dil, groups, _, _ = spec
+        self.conv = nn.ConvTranspose2d(cin, cout, k, stride, pad, out_pad, groups, bias, dil)
+        self.act = act
+
+    def forward(self, x):
+        return self.act(self.conv(x))
+
+
+@pytest.mark.parametrize("name", list(DECONVS))
+@pytest.mark.parametrize("threads", [1, 2])
+def test_transposed_convolutions_match_eager(name, threads, tmp_pte):
+    spec = DECONVS[name]
+    for i, (act_name, act) in enumerate(ACTS.items()):
+        if threads == 2 and act_name in ("relu", "hardtanh"):
+            continue
+        torch.manual_seed(i)
+        model = DeconvAct(spec, act, bias=i % 2 == 0).eval()
+        x = torch.randn(2 if i == 1 else 1, spec[0], spec[8], spec[9])
+        program = _run(model, (x,), threads, tmp_pte)
+        assert _portable_ops(program) == [], program.report()
+
+
+# 1-D (in, out, kernel, stride, padding, dilation, groups, L, transposed): Whisper's and
+# wav2vec2's stems, depthwise and grouped (wav2vec2's positional conv), transposed.
+CONV1DS = {
+    "whisper_stem": (16, 24, 3, 1, 1, 1, 1, 30, False),
+    "whisper_stem_s2": (24, 24, 3, 2, 1, 1, 1, 30, False),
+    "wav2vec2_feature": (1, 32, 10, 5, 0, 1, 1, 203, False),
+    "pos_conv_grouped": (32, 32, 16, 1, 8, 1, 4, 25, False),
+    "depthwise_dilated": (12, 12, 5, 1, 4, 2, 12, 17, False),
+    "pointwise": (7, 13, 1, 1, 0, 1, 1, 11, False),
+    "transposed": (8, 6, 4, 2, 1, 1, 1, 9, True),
+}
+
+
+class Conv1dAct(nn.Module):
+    def __init__(self, spec, act, bias):
+        super().__init__()
+        cin, cout, k, stride, pad, dil, groups, _, transposed = spec
+        if transposed:
+            self.conv = nn.ConvTranspose1d(cin, cout, k, stride, pad, groups=groups, bias=bias,
+                                           dilation=dil)
+        else:
+            self.conv = nn.Conv1d(cin, cout, k, stride, pad, dil, groups, bias=bias)
+        self.act = act
+
+    def forward(self, x):
+        return self.act(self.conv(x))
+
+
+@pytest.mark.parametrize("name", list(CONV1DS))
+@pytest.mark.parametrize("threads", [1, 2])
+def test_1d_convolutions_match_eager(name, threads, tmp_pte):
+    spec = CONV1DS[name]
+    for i, (act_name, act) in enumerate(ACTS.items()):
+        if threads == 2 and act_name in ("relu", "hardtanh"):
+            continue
+        torch.manual_seed(i)
+        model = Conv1dAct(spec, act, bias=i % 2 == 0).eval()
+        x = torch.randn(2 if i == 1 else 1, spec[0], spec[7])
+        program = _run(model, (x,), threads, tmp_pte)
+        assert _portable_ops(program) == [], program.report()
+
+
+class Conv1dChain(nn.Module):
+    """Two 1-D convolutions back to back, a fused relu between:
+    the reshapes and layout changes around each must compose."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Conv1d(5, 9, 3, padding=1)
+        self.b = nn.Conv1d(9, 4, 3, stride=2)
+
+    def forward(self, x):
+        return self.b(F.relu(self.a(x)))
+
+
+def test_1d_convolution_chain(tmp_pte):
+    torch.manual_seed(0)
+    program = _run(Conv1dChain().eval(), (torch.randn(2, 5, 21),), 2, tmp_pte)
+    assert _portable_ops(program) == [], program.report()
 
 
 class LinearChain(nn.Module):

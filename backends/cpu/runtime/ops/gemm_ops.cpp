@@ -4,7 +4,8 @@
 // data. A 1x1 stride-1 convolution is one GEMM over the pixels; a depthwise
 // one runs the dwconv microkernels over an indirection buffer of input rows;
 // any other is an indirect GEMM (Dukhan's indirect convolution: per output
-// pixel and tap a pointer to the input pixel's channels, no im2col copy).
+// pixel and tap a pointer to the input pixel's channels, no im2col copy), as
+// is a transposed one (taps off the stride's grid point at zeros).
 // Fused clamps are applied in the kernels' epilogues.
 #include <cstring>
 #include <new>
@@ -35,6 +36,7 @@ using kernels::optimized::f32_gemm_pack_weights;
 using kernels::optimized::f32_gemm_packed_weights_size;
 using kernels::optimized::f32_igemm;
 using kernels::optimized::f32_igemm_conv_indirection;
+using kernels::optimized::f32_igemm_deconv_indirection;
 using kernels::optimized::f32_igemm_indirection_size;
 
 // Backend-owned float arrays, 64-byte aligned (a cache line, any vector).
@@ -90,6 +92,7 @@ struct ConvShape {
   int64_t out_per_group() const { return out_c / groups; }
   int64_t pixels() const { return batch * out_h * out_w; }
   int64_t taps() const { return kh * kw; }
+  bool transposed = false;  // conv_transpose: weight [in_c, out_per_group, kh, kw]
 };
 
 class ConvOp final : public CpuOp {
@@ -225,9 +228,10 @@ bool ConvOp::prepare(const float* weight) {
   }
   for (int64_t g = 0; g < s.groups; ++g) {
     for (int64_t j = 0; j < og; ++j) {
-      const float* w = weight + (g * og + j) * cg * taps;
       for (int64_t ci = 0; ci < cg; ++ci) {
-        for (int64_t t = 0; t < taps; ++t) b[(t * cg + ci) * og + j] = w[ci * taps + t];
+        const float* w = s.transposed ? weight + ((g * cg + ci) * og + j) * taps
+                                      : weight + ((g * og + j) * cg + ci) * taps;
+        for (int64_t t = 0; t < taps; ++t) b[(t * cg + ci) * og + j] = w[t];
       }
     }
     f32_gemm_pack_weights(*gemm, k, static_cast<size_t>(og), b, static_cast<size_t>(og),
@@ -248,7 +252,11 @@ bool ConvOp::prepare(const float* weight) {
                            static_cast<size_t>(s.stride_h), static_cast<size_t>(s.stride_w),
                            static_cast<size_t>(s.pad_h),  static_cast<size_t>(s.pad_w),
                            static_cast<size_t>(s.dil_h),  static_cast<size_t>(s.dil_w)};
-  f32_igemm_conv_indirection(*gemm, shape, zero, indirection);
+  if (s.transposed) {
+    f32_igemm_deconv_indirection(*gemm, shape, zero, indirection);
+  } else {
+    f32_igemm_conv_indirection(*gemm, shape, zero, indirection);
+  }
   return true;
 }
 
@@ -331,15 +339,23 @@ Result<CpuOp*> make_conv2d(const BuildContext& ctx, const cpu_fb::Op* op) {
   }
   s.kh = w.sizes[2];
   s.kw = w.sizes[3];
+  s.transposed = params->transposed();
+  const int64_t out_pad_h = s.transposed ? param(params->output_padding(), 0, 0) : 0;
+  const int64_t out_pad_w = s.transposed ? param(params->output_padding(), 1, 0) : 0;
   const int64_t cg = s.in_per_group(), og = s.out_per_group();
   // The output size the geometry implies must be the one planned.
-  auto extent = [](int64_t in, int64_t pad, int64_t dil, int64_t k, int64_t stride) {
-    return (in + 2 * pad - dil * (k - 1) - 1) / stride + 1;
+  auto extent = [&](int64_t in, int64_t pad, int64_t dil, int64_t k, int64_t stride,
+                    int64_t out_pad) {
+    return s.transposed ? (in - 1) * stride - 2 * pad + dil * (k - 1) + out_pad + 1
+                        : (in + 2 * pad - dil * (k - 1) - 1) / stride + 1;
   };
-  if (w.sizes[0] != s.out_c || w.sizes[1] != cg || out.sizes[0] != s.batch || s.stride_h < 1 ||
+  const int64_t w_out = s.transposed ? w.sizes[1] : w.sizes[0];
+  const int64_t w_in = s.transposed ? w.sizes[0] : w.sizes[1];
+  if (w_out != (s.transposed ? og : s.out_c) || w_in != (s.transposed ? s.in_c : cg) ||
+      out_pad_h < 0 || out_pad_w < 0 || out.sizes[0] != s.batch || s.stride_h < 1 ||
       s.stride_w < 1 || s.dil_h < 1 || s.dil_w < 1 || s.pad_h < 0 || s.pad_w < 0 ||
-      s.out_h != extent(s.in_h, s.pad_h, s.dil_h, s.kh, s.stride_h) ||
-      s.out_w != extent(s.in_w, s.pad_w, s.dil_w, s.kw, s.stride_w)) {
+      s.out_h != extent(s.in_h, s.pad_h, s.dil_h, s.kh, s.stride_h, out_pad_h) ||
+      s.out_w != extent(s.in_w, s.pad_w, s.dil_w, s.kw, s.stride_w, out_pad_w)) {
     return Error::InvalidProgram;
   }
   const float* bias = nullptr;
@@ -355,7 +371,9 @@ Result<CpuOp*> make_conv2d(const BuildContext& ctx, const cpu_fb::Op* op) {
   made->out = v.out;
   made->s = s;
   made->bias = bias;
-  if (cg == 1 && og == 1) {
+  if (s.transposed) {
+    made->path = ConvOp::Path::Indirect;  // taps outside the stride's grid read zeros
+  } else if (cg == 1 && og == 1) {
     made->path = ConvOp::Path::Depthwise;
   } else if (s.kh == 1 && s.kw == 1 && s.stride_h == 1 && s.stride_w == 1 && s.pad_h == 0 &&
              s.pad_w == 0 && s.groups == 1) {

@@ -78,6 +78,9 @@ class Builder:
     of_node: dict[Node, int] = field(default_factory=dict)
     # value id -> the value holding the same data in the other layout
     converted: dict[tuple[int, int], int] = field(default_factory=dict)
+    # The op a fused clamp goes to, when a lowering's last op is not it (set
+    # by the lowering; default: the last op).
+    clamp_op: int | None = None
 
     def value(self, sizes, **kwargs) -> int:
         self.values.append(_Value(list(sizes), **kwargs))
@@ -121,9 +124,11 @@ def lower(subgraph: ProgramGraph) -> bytes:
         if node.op != "call_function" or node in fused:
             continue
         clamp_node = _fusable_clamp(node, subgraph)
+        builder.clamp_op = None
         out = _lower_node(builder, node)
         if clamp_node is not None:
-            builder.ops[-1].clamp = clamp_bounds(clamp_node)
+            at = builder.clamp_op if builder.clamp_op is not None else -1
+            builder.ops[at].clamp = clamp_bounds(clamp_node)
             fused.add(clamp_node)
             builder.of_node[clamp_node] = out
     outputs = list(subgraph.graph.output_node().args[0])
