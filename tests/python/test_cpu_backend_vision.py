@@ -54,6 +54,9 @@ POOLS = {
     "avg3_ceil": lambda x: F.avg_pool2d(x, 3, 2, 1, ceil_mode=True),
     "avg3_ceil_nopad": lambda x: F.avg_pool2d(x, 3, 2, 1, ceil_mode=True, count_include_pad=False),
     "avg2_divisor": lambda x: F.avg_pool2d(x, 2, divisor_override=3),
+    # EfficientNet's head: a window larger than the input, ceil mode.
+    "avg_huge_ceil": lambda x: F.avg_pool2d(x, 40, ceil_mode=True),
+    "max_huge_ceil": lambda x: F.max_pool2d(x, 40, ceil_mode=True),
     "avg_rect": lambda x: F.avg_pool2d(x, (3, 2), (2, 1), (1, 1)),
     "adaptive1": lambda x: F.adaptive_avg_pool2d(x, 1),
     "adaptive_3x2": lambda x: F.adaptive_avg_pool2d(x, (3, 2)),

@@ -20,9 +20,10 @@ int32_t param(const flatbuffers::Vector<int32_t>* v, size_t i, int32_t fallback)
 // PyTorch's pooling output size (pooling_output_shape): with ceil_mode, the
 // last window must start inside the input or its left padding.
 int64_t pooled_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil, bool ceil) {
-  const int64_t span = in + 2 * pad - dil * (k - 1) - 1;
-  if (span < 0) return -1;
-  int64_t out = (span + (ceil ? stride - 1 : 0)) / stride + 1;
+  const int64_t span = in + 2 * pad - dil * (k - 1) - 1 + (ceil ? stride - 1 : 0);
+  // Floor division: in ceil mode a window larger than the input still gives
+  // one output (EfficientNet's final AvgPool2d(1280, ceil_mode=True)).
+  int64_t out = (span >= 0 ? span / stride : -((-span + stride - 1) / stride)) + 1;
   if (ceil && (out - 1) * stride >= in + pad) --out;
   return out;
 }
