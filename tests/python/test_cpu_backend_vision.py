@@ -312,3 +312,20 @@ def test_benchmark_models_run_wholly_on_the_backend(name, threads, tmp_pte):
     x = torch.randn(1, 3, size, size)
     program = _run(model, (x,), threads, tmp_pte, atol=2e-4)
     assert _portable_ops(program) == [], program.report()
+
+
+class WeightsAsInputs(nn.Module):
+    def forward(self, x, w, w1, lin):
+        return F.conv2d(x, w, padding=1), F.conv1d(x[0], w1), x.flatten(1) @ lin
+
+
+def test_weights_passed_as_inputs_stay_portable(tmp_pte):
+    # The backend packs weights at init: one the caller passes in is not claimed.
+    torch.manual_seed(0)
+    inputs = (torch.randn(1, 3, 8, 8), torch.randn(4, 3, 3, 3), torch.randn(5, 8, 3),
+              torch.randn(192, 7))
+    program = _run(WeightsAsInputs(), inputs, 1, tmp_pte)
+    portable = _portable_ops(program)
+    assert portable.count("aten::convolution.default") == 2, program.report()
+    assert "aten::mm.default" in portable, program.report()
+    assert "is not a constant of the program" in program.report()

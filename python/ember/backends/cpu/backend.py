@@ -23,7 +23,8 @@ class CpuBackend(Backend):
     id = "EmberCpuBackend"
 
     def check_node(self, node: Node, program: ProgramGraph) -> str | None:
-        return check_op_support(node, lowering.SUPPORT)
+        reason = check_op_support(node, lowering.SUPPORT)
+        return reason if reason is not None else lowering.check_constant_args(node, program)
 
     def preprocess(self, subgraph: ProgramGraph, compile_specs: Mapping[str, bytes]) -> bytes:
         return lowering.lower(subgraph)

@@ -178,6 +178,18 @@ SUPPORT: dict[Any, OpSupport] = {}
 FLOAT = frozenset({torch.float32})
 
 
+# target -> the argument positions that must be constants of the program
+# (weights the backend packs at init), checked with the program at claim time.
+CONSTANT_ARGS: dict[Any, tuple[int, ...]] = {}
+
+
+def check_constant_args(node: Node, program: ProgramGraph) -> str | None:
+    for i in CONSTANT_ARGS.get(node.target, ()):
+        if i < len(node.args) and not program.is_constant(node.args[i]):
+            return f"argument {i} (a weight) is not a constant of the program"
+    return None
+
+
 def lowers(*targets: Any, support: OpSupport | None = None) -> Callable:
     """Registers a lowering for `targets`, claimed as `support` says (float32,
     static shapes, no further constraint by default)."""

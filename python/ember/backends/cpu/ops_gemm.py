@@ -10,6 +10,7 @@ from torch.fx import Node
 from ember.backends.backend import OpSupport
 from ember.backends.cpu.lowering import (
     CLAMPABLE,
+    CONSTANT_ARGS,
     FLOAT,
     NHWC,
     PLAIN,
@@ -21,6 +22,9 @@ from ember.cpu_fb import Conv2d, Linear, OpParams, Reshape
 
 aten = torch.ops.aten
 CLAMPABLE.update({aten.addmm.default, aten.mm.default, aten.convolution.default})
+# Weights packed at init: a weight the caller passes in stays on portable.
+CONSTANT_ARGS.update({aten.addmm.default: (2,), aten.mm.default: (1,),
+                      aten.convolution.default: (1,)})
 
 
 def _constant_2d_weight(node: Node) -> str | None:
