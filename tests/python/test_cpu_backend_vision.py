@@ -164,7 +164,7 @@ def test_convolutions_match_eager(name, threads, tmp_pte):
 
 
 # Transposed (in, out, kernel, stride, padding, output_padding, dilation, groups, H, W):
-# U-Net's 2x2 stride 2 and the shapes around it, through the indirect GEMM.
+# U-Net's 2x2 stride 2 (one GEMM per tap) and the shapes around it (the indirect GEMM).
 DECONVS = {
     "unet_up": (16, 8, 2, 2, 0, 0, 1, 1, 5, 6),
     "3x3_s2_p1_outpad": (6, 10, 3, 2, 1, 1, 1, 1, 7, 5),
@@ -174,6 +174,9 @@ DECONVS = {
     "grouped": (12, 8, 3, 2, 1, 1, 1, 4, 5, 5),
     "depthwise": (8, 8, 3, 2, 0, 0, 1, 8, 4, 4),
     "pointwise": (17, 33, 1, 1, 0, 0, 1, 1, 4, 3),
+    # Kernel = stride, no padding: the per-tap GEMM path (Blocks), groups too.
+    "blocks_3x2_grouped": (8, 12, (3, 2), (3, 2), 0, 0, 1, 4, 3, 5),
+    "blocks_odd": (7, 5, 3, 3, 0, 0, 1, 1, 5, 4),
 }
 
 
@@ -212,6 +215,7 @@ CONV1DS = {
     "depthwise_dilated": (12, 12, 5, 1, 4, 2, 12, 17, False),
     "pointwise": (7, 13, 1, 1, 0, 1, 1, 11, False),
     "transposed": (8, 6, 4, 2, 1, 1, 1, 9, True),
+    "transposed_k2s2": (6, 4, 2, 2, 0, 1, 1, 7, True),
 }
 
 

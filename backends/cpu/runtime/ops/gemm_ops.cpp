@@ -97,7 +97,10 @@ struct ConvShape {
 
 class ConvOp final : public CpuOp {
  public:
-  enum class Path { Pointwise, Indirect, Depthwise };
+  // Blocks: a transposed conv whose kernel equals its stride (U-Net's 2x2
+  // stride 2), no padding or dilation: each input pixel writes its own
+  // kh x kw block of outputs, one GEMM per tap over every input row.
+  enum class Path { Pointwise, Indirect, Depthwise, Blocks };
 
   uint32_t x, out;
   ConvShape s;
@@ -172,6 +175,39 @@ class ConvOp final : public CpuOp {
         }
         break;
       }
+      case Path::Blocks: {
+        const int64_t cg = s.in_per_group(), og = s.out_per_group();
+        const size_t group_floats =
+            packed_floats / static_cast<size_t>(s.groups * s.taps());
+        for (int64_t t = 0; t < s.taps(); ++t) {
+          const int64_t ky = t / s.kw, kx = t % s.kw;
+          for (int64_t g = 0; g < s.groups; ++g) {
+            // Batch b = input row (n, iy), which lands on output row
+            // (n, iy * kh + ky) = b * kh + ky; pixel ix on column ix * kw + kx.
+            F32GemmProblem p;
+            p.batch = static_cast<size_t>(s.batch * s.in_h);
+            p.m = static_cast<size_t>(s.in_w);
+            p.k = static_cast<size_t>(cg);
+            p.n = static_cast<size_t>(og);
+            p.a = in + g * cg;
+            p.lda = static_cast<size_t>(s.in_c);
+            p.a_batch_stride = static_cast<size_t>(s.in_w * s.in_c);
+            p.packed_b = packed + static_cast<size_t>(t * s.groups + g) * group_floats;
+            p.c = o + (ky * s.out_w + kx) * s.out_c + g * og;
+            p.ldc = static_cast<size_t>(s.kw * s.out_c);
+            p.c_batch_stride = static_cast<size_t>(s.kh * s.out_w * s.out_c);
+            if (bias != nullptr) {
+              p.beta = 1.0f;
+              p.self = bias + g * og;
+              p.self_col_stride = 1;
+            }
+            p.clamp_min = low;
+            p.clamp_max = high;
+            f32_gemm(*gemm, p, state.kernel_context);
+          }
+        }
+        break;
+      }
       case Path::Depthwise: {
         F32DwconvParams params;
         params.min = low;
@@ -193,6 +229,33 @@ bool ConvOp::prepare(const float* weight) {
   if (zero == nullptr) return false;
   std::memset(zero, 0, static_cast<size_t>(s.in_c) * sizeof(float));
 
+  if (path == Path::Blocks) {
+    // Per tap and group, B = [ci, co] from the [in_c, og, kh, kw] weights.
+    gemm = &f32_gemm_config();
+    const size_t group_floats =
+        f32_gemm_packed_weights_size(*gemm, static_cast<size_t>(cg), static_cast<size_t>(og));
+    packed_floats = group_floats * static_cast<size_t>(s.groups * taps);
+    packed = new_floats(packed_floats);
+    float* b = new_floats(static_cast<size_t>(cg * og));
+    if (packed == nullptr || b == nullptr) {
+      delete_floats(b);
+      return false;
+    }
+    for (int64_t t = 0; t < taps; ++t) {
+      for (int64_t g = 0; g < s.groups; ++g) {
+        for (int64_t ci = 0; ci < cg; ++ci) {
+          for (int64_t j = 0; j < og; ++j) {
+            b[ci * og + j] = weight[((g * cg + ci) * og + j) * taps + t];
+          }
+        }
+        f32_gemm_pack_weights(*gemm, static_cast<size_t>(cg), static_cast<size_t>(og), b,
+                              static_cast<size_t>(og),
+                              packed + static_cast<size_t>(t * s.groups + g) * group_floats);
+      }
+    }
+    delete_floats(b);
+    return true;
+  }
   if (path == Path::Depthwise) {
     dw = &f32_dwconv_config();
     packed_floats = f32_dwconv_packed_size(*dw, static_cast<size_t>(taps),
@@ -372,7 +435,11 @@ Result<CpuOp*> make_conv2d(const BuildContext& ctx, const cpu_fb::Op* op) {
   made->s = s;
   made->bias = bias;
   if (s.transposed) {
-    made->path = ConvOp::Path::Indirect;  // taps outside the stride's grid read zeros
+    const bool blocks = s.kh == s.stride_h && s.kw == s.stride_w && s.pad_h == 0 &&
+                        s.pad_w == 0 && s.dil_h == 1 && s.dil_w == 1 && out_pad_h == 0 &&
+                        out_pad_w == 0;
+    // Otherwise the indirect GEMM: taps off the stride's grid read zeros.
+    made->path = blocks ? ConvOp::Path::Blocks : ConvOp::Path::Indirect;
   } else if (cg == 1 && og == 1) {
     made->path = ConvOp::Path::Depthwise;
   } else if (s.kh == 1 && s.kw == 1 && s.stride_h == 1 && s.stride_w == 1 && s.pad_h == 0 &&
