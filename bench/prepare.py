@@ -3,7 +3,8 @@
     python bench/prepare.py MODEL OUTDIR [ONLY,THESE,ARTIFACTS]
 
 Writes input_<i>.npy, reference.npy (torch eager output), model.pt (pickled
-module, for the eager peer), ember.pte, et_portable.pte, et_xnnpack.pte,
+module, for the eager peer), ember.pte, ember_cpu.pte (Ember's CPU backend),
+et_portable.pte, et_xnnpack.pte,
 model.onnx, and prepare.json with each artifact's status, reason and export time.
 One exporter failing never stops the others.
 """
@@ -78,6 +79,15 @@ def main() -> int:
         program.save(outdir / "ember.pte")
         return {"operators": program.operators, "size": len(program.buffer)}
 
+    def ember_cpu_export():
+        import ember
+        from ember.backends.cpu import CpuBackend
+        program = ember.export(model, inputs, backends=[CpuBackend()])
+        program.save(outdir / "ember_cpu.pte")
+        portable = sorted({p.op for p in program.placements if p.where == "portable"})
+        return {"operators": program.operators, "size": len(program.buffer),
+                "delegated_fraction": program.delegated_fraction(), "portable_ops": portable}
+
     exported = {}
 
     def torch_export():
@@ -116,7 +126,8 @@ def main() -> int:
         return {"size": size, "exporter": how}
 
     # Fastest first, so a --prepare-timeout during XNNPACK lowering loses least.
-    for key, fn in [("eager", eager), ("ember", ember_export), ("onnx", onnx_export),
+    for key, fn in [("eager", eager), ("ember", ember_export), ("ember_cpu", ember_cpu_export),
+                    ("onnx", onnx_export),
                     ("et_portable", et_portable), ("et_xnnpack", et_xnnpack)]:
         if only is None or key in only:
             record(key, fn)

@@ -35,9 +35,10 @@ sys.path.insert(0, str(HERE))
 
 from bench_models import MODELS
 
-PEERS = ["ember", "et_portable", "et_xnnpack", "ort", "eager"]
+PEERS = ["ember", "ember_cpu", "et_portable", "et_xnnpack", "ort", "eager"]
 PEER_LABELS = {
     "ember": "Ember (portable)",
+    "ember_cpu": "Ember CPU backend",
     "et_portable": "ExecuTorch portable",
     "et_xnnpack": "ExecuTorch XNNPACK",
     "ort": "ONNX Runtime",
@@ -45,9 +46,10 @@ PEER_LABELS = {
 }
 # Peers whose kernels are single-threaded: measured once, reported at every thread count.
 SINGLE_THREADED = {"ember", "et_portable"}
-ARTIFACT = {"ember": "ember.pte", "et_portable": "et_portable.pte",
+ARTIFACT = {"ember": "ember.pte", "ember_cpu": "ember_cpu.pte", "et_portable": "et_portable.pte",
             "et_xnnpack": "et_xnnpack.pte", "ort": "model.onnx", "eager": "model.pt"}
-PREPARE_KEY = {"ember": "ember", "et_portable": "et_portable", "et_xnnpack": "et_xnnpack",
+PREPARE_KEY = {"ember": "ember", "ember_cpu": "ember_cpu", "et_portable": "et_portable",
+               "et_xnnpack": "et_xnnpack",
                "ort": "onnx", "eager": "eager"}
 
 
@@ -230,13 +232,19 @@ def compare(model_dir: Path, out_path: Path) -> dict:
         return {"max_abs_diff": None, "diff_note": f"no output ({type(exc).__name__})"}
 
 
+def _pythonpath() -> str:
+    """The subprocesses' PYTHONPATH: the caller's first (a worktree measures its own
+    build of `ember` that way), then this repository's sources."""
+    parts = [os.environ.get("PYTHONPATH", ""), str(REPO / "python"), str(REPO)]
+    return os.pathsep.join(p for p in parts if p)
+
+
 def measure_worker(peer: str, model_dir: Path, threads: int, args, worker_peer: str | None = None) -> dict:
     worker_peer = worker_peer or peer
     result_path = model_dir / f"result_{worker_peer}_t{threads}.json"
     result_path.unlink(missing_ok=True)
     env = dict(os.environ, OMP_NUM_THREADS=str(threads), HF_HUB_OFFLINE="1",
-               PYTHONPATH=os.pathsep.join([str(REPO / "python"), str(REPO),
-                                           os.environ.get("PYTHONPATH", "")]))
+               PYTHONPATH=_pythonpath())
     cmd = [sys.executable, str(HERE / "worker.py"), worker_peer, str(model_dir), str(threads),
            str(args.runs), str(args.seconds), str(args.warmup), str(result_path),
            str(max(args.timeout - 10, args.timeout * 0.8))]
@@ -267,21 +275,23 @@ RUN_LINE = re.compile(r"run: (\d+) runs after (\d+) warm-up: median ([\d.]+) ms,
 LOAD_LINE = re.compile(r"load ([\d.]+) ms, init ([\d.]+) ms(?:, planned memory ([\d.]+ \w+))?")
 
 
-def measure_ember(model_dir: Path, args) -> dict:
-    """Ember: per-run latencies (for p90) through the Python binding in one subprocess,
-    then the native `ember_run` in another for median/min/mean, load+init and peak RSS."""
-    py = measure_worker("ember", model_dir, 1, args, worker_peer="ember_py")
+def measure_ember(model_dir: Path, args, peer: str = "ember", threads: int = 1) -> dict:
+    """Ember (`ember.pte`, portable kernels, 1 thread) or its CPU backend
+    (`ember_cpu.pte`, `threads` threads): per-run latencies (for p90) through the
+    Python binding in one subprocess, then the native `ember_run` in another for
+    median/min/mean, load+init and peak RSS."""
+    py = measure_worker(peer, model_dir, threads, args, worker_peer=f"{peer}_py")
     runs = py.get("runs") or args.runs
     warmup = min(args.warmup, py.get("warmup_runs") or args.warmup)
-    out_dir = model_dir / "ember_run_out"
+    out_dir = model_dir / f"{peer}_run_out_t{threads}"
     out_dir.mkdir(exist_ok=True)
     inputs = sorted(model_dir.glob("input_*.npy"), key=lambda p: int(p.stem.split("_")[1]))
-    cmd = [str(VENV_BIN / "ember_run"), str(model_dir / "ember.pte")]
+    cmd = [str(args.ember_run), str(model_dir / ARTIFACT[peer]), "--threads", str(threads)]
     for p in inputs:
         cmd += ["--input", str(p)]
     cmd += ["--runs", str(runs), "--warmup", str(warmup), "--output-dir", str(out_dir)]
-    proc = run_measured(cmd, args.timeout, model_dir / "log_ember_run.txt")
-    row: dict = {"peak_rss": proc["peak_rss"], "wall_s": proc["wall_s"], "threads_used": 1,
+    proc = run_measured(cmd, args.timeout, model_dir / f"log_{peer}_run_t{threads}.txt")
+    row: dict = {"peak_rss": proc["peak_rss"], "wall_s": proc["wall_s"], "threads_used": threads,
                  "python_binding": {k: py.get(k) for k in
                                     ("status", "reason", "runs", "median_ms", "p90_ms", "min_ms",
                                      "load_ms", "peak_rss", "times_ms")}}
@@ -348,16 +358,15 @@ def prepare_model(name: str, args, workdir: Path) -> tuple[Path, dict]:
         if old.get("ember") == keys["ember"]:
             print(f"== {name}: artifacts cached in {model_dir}", flush=True)
             return model_dir, {"prepare_wall_s": 0.0, "prepare_cached": True}
-        only = "ember"
-        print(f"== {name}: Ember's compiler changed: re-exporting ember.pte only", flush=True)
+        only = "ember,ember_cpu"
+        print(f"== {name}: Ember's compiler changed: re-exporting ember.pte and ember_cpu.pte only",
+              flush=True)
     else:
         if model_dir.exists():
             shutil.rmtree(model_dir)
         model_dir.mkdir(parents=True)
         print(f"== {name}: building and exporting (every exporter; slow the first time)", flush=True)
-    env = dict(os.environ, HF_HUB_OFFLINE="1",
-               PYTHONPATH=os.pathsep.join([str(REPO / "python"), str(REPO),
-                                           os.environ.get("PYTHONPATH", "")]))
+    env = dict(os.environ, HF_HUB_OFFLINE="1", PYTHONPATH=_pythonpath())
     cmd = [sys.executable, str(HERE / "prepare.py"), name, str(model_dir)] + ([only] if only else [])
     prep = run_measured(cmd, args.prepare_timeout, model_dir / "log_prepare.txt", env)
     if (model_dir / "reference.npy").exists() and not prep["timed_out"] and prep["rc"] == 0:
@@ -405,8 +414,8 @@ def bench_model(name: str, args, workdir: Path, rt: dict) -> dict:
                 row = dict(once[peer])
                 row.update(base, reused_from_threads=args.threads[0])
             else:
-                if peer == "ember":
-                    row = measure_ember(model_dir, args)
+                if peer in ("ember", "ember_cpu"):
+                    row = measure_ember(model_dir, args, peer, 1 if peer == "ember" else threads)
                 else:
                     row = measure_worker(peer, model_dir, threads, args)
                 row.update(base)
@@ -569,6 +578,9 @@ def parse_args(argv=None):
                         "time, and is killed after this (60)")
     p.add_argument("--prepare-timeout", type=float, default=600.0,
                    help="kill a model's build/export subprocess after this many seconds (600)")
+    p.add_argument("--ember-run", type=Path, default=VENV_BIN / "ember_run",
+                   help="the ember_run binary for the ember and ember_cpu peers "
+                        "(default: the venv's)")
     p.add_argument("--json", type=Path, help="write full results as JSON here")
     p.add_argument("--markdown", type=Path, help="write a markdown report here")
     p.add_argument("--workdir", type=Path, default=HERE / ".cache",

@@ -2,7 +2,7 @@
 
     python bench/worker.py PEER MODEL_DIR THREADS RUNS SECONDS WARMUP RESULT.json BUDGET_S
 
-PEER is eager | ember_py | et_portable | et_xnnpack | ort.  Writes RESULT.json with
+PEER is eager | ember_py | ember_cpu_py | et_portable | et_xnnpack | ort.  Writes RESULT.json with
 load time, per-run latencies (ms), RSS after imports (before the model is loaded),
 and saves the output as out_<peer>_t<threads>.npy in MODEL_DIR.
 """
@@ -120,12 +120,16 @@ def main() -> int:
                 return model(*tensors)
         to_numpy = lambda y: y.detach().numpy()
 
-    elif peer == "ember_py":
+    elif peer in ("ember_py", "ember_cpu_py"):
         from ember import runtime as ember_runtime
-        result["threads_used"] = 1
+        # ember.pte runs portable kernels on one thread; ember_cpu.pte the CPU
+        # backend on the method's pool of `threads`.
+        cpu = peer == "ember_cpu_py"
+        result["threads_used"] = threads if cpu else 1
         result["rss_before_load"] = rss_bytes()
         t0 = time.perf_counter()
-        module = ember_runtime.load(model_dir / "ember.pte")
+        module = ember_runtime.load(model_dir / ("ember_cpu.pte" if cpu else "ember.pte"),
+                                    threads=threads if cpu else 1)
         result["load_ms"] = (time.perf_counter() - t0) * 1e3
 
         def run():

@@ -24,6 +24,8 @@ Factory factory_for(cpu_fb::OpParams type) {
     case cpu_fb::OpParams::Reshape: return make_reshape;
     case cpu_fb::OpParams::Softmax: return make_softmax;
     case cpu_fb::OpParams::LayerNorm: return make_layer_norm;
+    case cpu_fb::OpParams::Pool2d: return make_pool2d;
+    case cpu_fb::OpParams::AdaptiveAvgPool2d: return make_adaptive_avg_pool2d;
     case cpu_fb::OpParams::Reduce: return make_reduce;
     default: return nullptr;
   }

@@ -3,6 +3,8 @@
 // the intrinsics, so no AVX2 code leaks into functions other files share.
 #include <immintrin.h>
 
+#include <cstdint>
+
 #include "kernels/optimized/cpu_features.h"
 #include "kernels/optimized/f32-gemm/f32_gemm.h"
 
@@ -28,6 +30,63 @@ inline void load_self_row(const float* self, ptrdiff_t col_stride, __m256* s0, _
     for (size_t j = 0; j < kNr; ++j) row[j] = self[static_cast<ptrdiff_t>(j) * col_stride];
     *s0 = _mm256_loadu_ps(row);
     *s1 = _mm256_loadu_ps(row + 8);
+  }
+}
+
+// Writes an MR x 16 tile of sums (nr columns of it) to C as `flags` say.
+template <size_t MR>
+__attribute__((always_inline)) inline void store_tile(const __m256* acc0, const __m256* acc1, size_t nr, float* c,
+                       size_t c_stride, uint32_t flags, const F32GemmEpilogue* epilogue) {
+  if (nr != kNr) {
+    // N tail: the sums go through memory to the plain epilogue, which writes
+    // only nr columns.
+    alignas(32) float sums[MR][kNr];
+#pragma GCC unroll 6
+    for (size_t i = 0; i < MR; ++i) {
+      _mm256_store_ps(sums[i], acc0[i]);
+      _mm256_store_ps(sums[i] + 8, acc1[i]);
+    }
+    f32_gemm_store_tile(MR, nr, &sums[0][0], kNr, c, c_stride, flags, epilogue);
+    return;
+  }
+
+  const bool final_block = (flags & kF32GemmFinal) != 0;
+  const bool scale = final_block && epilogue->alpha != 1.0f;
+  const bool add_self = final_block && epilogue->beta != 0.0f;
+  const __m256 alpha = _mm256_set1_ps(final_block ? epilogue->alpha : 1.0f);
+  const __m256 beta = _mm256_set1_ps(add_self ? epilogue->beta : 0.0f);
+  const bool clamp = final_block && (epilogue->clamp_min != -__builtin_inff() ||
+                                     epilogue->clamp_max != __builtin_inff());
+  const __m256 low = _mm256_set1_ps(final_block ? epilogue->clamp_min : 0.0f);
+  const __m256 high = _mm256_set1_ps(final_block ? epilogue->clamp_max : 0.0f);
+#pragma GCC unroll 6
+  for (size_t i = 0; i < MR; ++i) {
+    float* c_row = c + i * c_stride;
+    __m256 v0 = acc0[i];
+    __m256 v1 = acc1[i];
+    if (flags & kF32GemmAccumulate) {
+      v0 = _mm256_add_ps(v0, _mm256_loadu_ps(c_row));
+      v1 = _mm256_add_ps(v1, _mm256_loadu_ps(c_row + 8));
+    }
+    if (scale) {
+      v0 = _mm256_mul_ps(alpha, v0);
+      v1 = _mm256_mul_ps(alpha, v1);
+    }
+    if (add_self) {
+      __m256 s0, s1;
+      load_self_row(epilogue->self + static_cast<ptrdiff_t>(i) * epilogue->self_row_stride,
+                    epilogue->self_col_stride, &s0, &s1);
+      v0 = _mm256_fmadd_ps(beta, s0, v0);
+      v1 = _mm256_fmadd_ps(beta, s1, v1);
+    }
+    if (clamp) {
+      // max(low, v) and min(high, v) return v, the second operand, when it
+      // is NaN: NaN passes through as torch.clamp lets it.
+      v0 = _mm256_min_ps(high, _mm256_max_ps(low, v0));
+      v1 = _mm256_min_ps(high, _mm256_max_ps(low, v1));
+    }
+    _mm256_storeu_ps(c_row, v0);
+    _mm256_storeu_ps(c_row + 8, v1);
   }
 }
 
@@ -67,47 +126,7 @@ void tile(size_t nr, size_t kc, const float* a, size_t a_stride, const float* w,
     }
   }
 
-  if (nr != kNr) {
-    // N tail: the sums go through memory to the plain epilogue, which writes
-    // only nr columns.
-    alignas(32) float sums[MR][kNr];
-#pragma GCC unroll 6
-    for (size_t i = 0; i < MR; ++i) {
-      _mm256_store_ps(sums[i], acc0[i]);
-      _mm256_store_ps(sums[i] + 8, acc1[i]);
-    }
-    f32_gemm_store_tile(MR, nr, &sums[0][0], kNr, c, c_stride, flags, epilogue);
-    return;
-  }
-
-  const bool final_block = (flags & kF32GemmFinal) != 0;
-  const bool scale = final_block && epilogue->alpha != 1.0f;
-  const bool add_self = final_block && epilogue->beta != 0.0f;
-  const __m256 alpha = _mm256_set1_ps(final_block ? epilogue->alpha : 1.0f);
-  const __m256 beta = _mm256_set1_ps(add_self ? epilogue->beta : 0.0f);
-#pragma GCC unroll 6
-  for (size_t i = 0; i < MR; ++i) {
-    float* c_row = c + i * c_stride;
-    __m256 v0 = acc0[i];
-    __m256 v1 = acc1[i];
-    if (flags & kF32GemmAccumulate) {
-      v0 = _mm256_add_ps(v0, _mm256_loadu_ps(c_row));
-      v1 = _mm256_add_ps(v1, _mm256_loadu_ps(c_row + 8));
-    }
-    if (scale) {
-      v0 = _mm256_mul_ps(alpha, v0);
-      v1 = _mm256_mul_ps(alpha, v1);
-    }
-    if (add_self) {
-      __m256 s0, s1;
-      load_self_row(epilogue->self + static_cast<ptrdiff_t>(i) * epilogue->self_row_stride,
-                    epilogue->self_col_stride, &s0, &s1);
-      v0 = _mm256_fmadd_ps(beta, s0, v0);
-      v1 = _mm256_fmadd_ps(beta, s1, v1);
-    }
-    _mm256_storeu_ps(c_row, v0);
-    _mm256_storeu_ps(c_row + 8, v1);
-  }
+  store_tile<MR>(acc0, acc1, nr, c, c_stride, flags, epilogue);
 }
 
 void ukernel_6x16(size_t mr, size_t nr, size_t kc, const float* a, size_t a_stride,
@@ -120,6 +139,63 @@ void ukernel_6x16(size_t mr, size_t nr, size_t kc, const float* a, size_t a_stri
     case 3: return tile<3>(nr, kc, a, a_stride, w, c, c_stride, flags, epilogue);
     case 2: return tile<2>(nr, kc, a, a_stride, w, c, c_stride, flags, epilogue);
     default: return tile<1>(nr, kc, a, a_stride, w, c, c_stride, flags, epilogue);
+  }
+}
+
+// Indirect tile: as tile<MR>, A's rows read through ks pointers each (one
+// per tap), kc floats per pointer, the sums written once (no K blocks).
+template <size_t MR>
+void itile(size_t nr, size_t kc, size_t ks, const float* const* a, size_t mr_stride,
+           size_t a_offset, const float* zero, const float* w, float* c, size_t c_stride,
+           const F32GemmEpilogue* epilogue) {
+#pragma GCC unroll 6
+  for (size_t i = 0; i < MR; ++i) {
+    _mm_prefetch(reinterpret_cast<const char*>(c + i * c_stride), _MM_HINT_T0);
+    _mm_prefetch(reinterpret_cast<const char*>(c + i * c_stride + kNr - 1), _MM_HINT_T0);
+  }
+  __m256 acc0[MR];
+  __m256 acc1[MR];
+#pragma GCC unroll 6
+  for (size_t i = 0; i < MR; ++i) {
+    acc0[i] = _mm256_setzero_ps();
+    acc1[i] = _mm256_setzero_ps();
+  }
+  for (size_t p = 0; p < ks; ++p) {
+    const float* a_rows[MR];
+#pragma GCC unroll 6
+    for (size_t i = 0; i < MR; ++i) {
+      const float* ptr = a[i];
+      a_rows[i] = ptr != zero ? reinterpret_cast<const float*>(
+                                    reinterpret_cast<uintptr_t>(ptr) + a_offset)
+                              : zero;
+    }
+    a += mr_stride;
+#pragma GCC unroll 4
+    for (size_t k = 0; k < kc; ++k) {
+      const __m256 b0 = _mm256_loadu_ps(w);
+      const __m256 b1 = _mm256_loadu_ps(w + 8);
+      w += kNr;
+#pragma GCC unroll 6
+      for (size_t i = 0; i < MR; ++i) {
+        const __m256 av = _mm256_broadcast_ss(a_rows[i] + k);
+        acc0[i] = _mm256_fmadd_ps(av, b0, acc0[i]);
+        acc1[i] = _mm256_fmadd_ps(av, b1, acc1[i]);
+      }
+    }
+  }
+  store_tile<MR>(acc0, acc1, nr, c, c_stride, kF32GemmFinal, epilogue);
+}
+
+void igemm_6x16(size_t mr, size_t nr, size_t kc, size_t ks, const float* const* a,
+                size_t mr_stride, size_t a_offset, const float* zero, const float* w, float* c,
+                size_t c_stride, const F32GemmEpilogue* epilogue) {
+  switch (mr) {
+    case 6: return itile<6>(nr, kc, ks, a, mr_stride, a_offset, zero, w, c, c_stride, epilogue);
+    case 5: return itile<5>(nr, kc, ks, a, mr_stride, a_offset, zero, w, c, c_stride, epilogue);
+    case 4: return itile<4>(nr, kc, ks, a, mr_stride, a_offset, zero, w, c, c_stride, epilogue);
+    case 3: return itile<3>(nr, kc, ks, a, mr_stride, a_offset, zero, w, c, c_stride, epilogue);
+    case 2: return itile<2>(nr, kc, ks, a, mr_stride, a_offset, zero, w, c, c_stride, epilogue);
+    default: return itile<1>(nr, kc, ks, a, mr_stride, a_offset, zero, w, c, c_stride, epilogue);
   }
 }
 
@@ -248,7 +324,7 @@ void gemv(size_t m, size_t n, size_t k, const float* a, size_t lda, const float*
 // 128 KiB, a quarter of the 512 KiB L2, leaving room for the A rows and C.
 extern const F32GemmConfig kF32GemmAvx2Config = {
     "avx2", kCpuAvx2 | kCpuFma | kCpuOsYmm, ukernel_6x16, kMr, kNr,
-    /*kc=*/256, /*nc=*/128, gemv,
+    /*kc=*/256, /*nc=*/128, gemv, igemm_6x16,
 };
 
 }  // namespace ember::kernels::optimized

@@ -28,13 +28,17 @@ enum F32GemmTileFlags : uint32_t {
 
 // The addmm epilogue for one tile. beta == 0 ignores self entirely, NaNs in
 // it included (PyTorch's rule). self points at the tile's element (0, 0) and
-// is read through the strides (in elements), 0 where it is broadcast.
+// is read through the strides (in elements), 0 where it is broadcast. Last,
+// the result is clamped to [clamp_min, clamp_max] (a fused relu or relu6; a
+// NaN stays NaN, as torch.clamp leaves it); the defaults clamp nothing.
 struct F32GemmEpilogue {
   float alpha;
   float beta;
   const float* self;
   ptrdiff_t self_row_stride;
   ptrdiff_t self_col_stride;
+  float clamp_min = -__builtin_inff();
+  float clamp_max = __builtin_inff();
 };
 
 // One micro-tile: S[i][j] = sum over p < kc of a[i * a_stride + p] * w[p * NR + j]
@@ -54,6 +58,19 @@ using F32GemvUkernelFn = void (*)(size_t m, size_t n, size_t k, const float* a, 
                                   const float* b, size_t ldb, float* c, size_t ldc,
                                   const F32GemmEpilogue* epilogue);
 constexpr size_t kF32GemvMaxRows = 4;
+
+// Indirect GEMM micro-tile (Dukhan's indirect convolution): as the GEMM
+// microkernel with K = ks * kc, where row i's k-th slice of kc floats is read
+// through a pointer: S[i][j] = sum over p < ks, q < kc of
+// a[p * mr_stride + i][q] * w[(p * kc + q) * NR + j]. a holds mr_stride
+// pointers per p (only the first mr read); `a_offset` bytes are added to
+// every pointer but `zero` (padding taps point at zero, the input's
+// pointers are relative to the input, wherever it lies this run). One K
+// block only: C = epilogue(S), never accumulated.
+using F32IgemmUkernelFn = void (*)(size_t mr, size_t nr, size_t kc, size_t ks,
+                                   const float* const* a, size_t mr_stride, size_t a_offset,
+                                   const float* zero, const float* w, float* c, size_t c_stride,
+                                   const F32GemmEpilogue* epilogue);
 
 // Writes an mr x nr tile of sums (row stride sums_stride) to C as `flags`
 // say: the epilogue in plain C++, for N tails and the scalar variant.
@@ -75,6 +92,7 @@ struct F32GemmConfig {
   // by every row tile of A; at most kF32GemmMaxPackFloats together.
   uint32_t nc;
   F32GemvUkernelFn gemv;  // for m <= kF32GemvMaxRows
+  F32IgemmUkernelFn igemm;  // mr x nr tiles like ukernel
 };
 
 // The largest B block a task packs, on its stack (128 KiB): kc * nc of every
@@ -103,6 +121,17 @@ const F32GemmConfig& f32_gemm_config();
 void f32_gemm_pack_b(size_t kc, size_t nc, size_t nr, const float* b, size_t ldb, float* packed,
                      size_t panel_stride);
 
+// --- weights packed once ---
+
+// Floats f32_gemm_pack_weights writes for a constant B of k x n.
+size_t f32_gemm_packed_weights_size(const F32GemmConfig& config, size_t k, size_t n);
+// Packs a constant B (k x n, row stride ldb) once, at init, into `config`'s
+// panel layout: ceil(n / nr) panels of k rows x nr floats, zero past column
+// n. F32GemmProblem::packed_b and F32IgemmProblem take it; no call then packs
+// B again.
+void f32_gemm_pack_weights(const F32GemmConfig& config, size_t k, size_t n, const float* b,
+                           size_t ldb, float* packed);
+
 // --- the GEMM ---
 
 // A batch of problems C[i] = alpha * (A[i] @ B[i]) + beta * self[i], A [m, k],
@@ -128,6 +157,12 @@ struct F32GemmProblem {
   ptrdiff_t self_batch_stride = 0;
   ptrdiff_t self_row_stride = 0;
   ptrdiff_t self_col_stride = 0;
+  // B packed by f32_gemm_pack_weights with the same config (then b, ldb and
+  // b_batch_stride are unused and every batch shares it), or null.
+  const float* packed_b = nullptr;
+  // The fused clamp of the result (after alpha and beta * self).
+  float clamp_min = -__builtin_inff();
+  float clamp_max = __builtin_inff();
 };
 
 // Runs `problem` with `config`'s microkernel. ctx may be null; otherwise its
@@ -135,6 +170,61 @@ struct F32GemmProblem {
 // memory, when there is enough, holds B packed once for all threads.
 // Allocates nothing on the heap.
 void f32_gemm(const F32GemmConfig& config, const F32GemmProblem& problem, KernelContext* ctx);
+
+// --- the indirect GEMM (convolution without im2col) ---
+
+// C[m, n] = clamp(bias + sum over taps p < ks, channels q < kc of
+// A_p[m][q] * B[p * kc + q][n]), row m of A_p read through a pointer. The
+// indirection buffer holds, per tile of `config.mr` rows, ks groups of mr
+// pointers (f32_igemm_indirection_size; those of a last partial tile's
+// missing rows are never read), each relative to the input (a_offset bytes
+// are added) or `zero` (kc zeros, for padding). Row i of tile t, tap p:
+// indirection[(t * ks + p) * mr + i].
+struct F32IgemmProblem {
+  size_t m = 0;
+  size_t n = 0;
+  size_t kc = 0;
+  size_t ks = 0;
+  const float* const* indirection = nullptr;
+  size_t a_offset = 0;
+  const float* zero = nullptr;
+  const float* packed_b = nullptr;  // f32_gemm_pack_weights of [ks * kc, n]
+  const float* bias = nullptr;      // [n], or null
+  float* c = nullptr;
+  size_t ldc = 0;
+  float clamp_min = -__builtin_inff();
+  float clamp_max = __builtin_inff();
+};
+
+// Pointers an indirection buffer holds for m rows and ks taps with `config`.
+size_t f32_igemm_indirection_size(const F32GemmConfig& config, size_t m, size_t ks);
+
+// A 2-D convolution's geometry on channels-last data, for the indirection
+// buffer: input [batch, in_h, in_w, C] with pixels `in_pixel_stride` floats
+// apart, output [batch, out_h, out_w, ...].
+struct F32ConvShape {
+  size_t batch, in_h, in_w, in_pixel_stride, out_h, out_w, kh, kw;
+  size_t stride_h, stride_w, pad_h, pad_w, dil_h, dil_w;
+};
+
+// Fills the indirection buffer of a convolution (m = batch * out_h * out_w
+// rows, ks = kh * kw taps, tap p = ky * kw + kx), once, at init: each
+// pointer is the byte offset of an input pixel from the input's start, or
+// `zero` in the padding and for the missing rows of a last partial tile.
+void f32_igemm_conv_indirection(const F32GemmConfig& config, const F32ConvShape& shape,
+                                const float* zero, const float** indirection);
+
+// The same for a transposed convolution (conv_transpose) whose stride,
+// padding and dilation `shape` holds: output pixel o and tap k read input
+// pixel (o + pad - k * dil) / stride where that divides evenly and lies in
+// the input, else `zero`. Weights packed as for a convolution, B =
+// [(ky, kx, ci), co] taken from PyTorch's [ci, co, ky, kx].
+void f32_igemm_deconv_indirection(const F32GemmConfig& config, const F32ConvShape& shape,
+                                  const float* zero, const float** indirection);
+
+// Runs `problem`, rows and column blocks split over ctx's thread pool (ctx
+// may be null). Allocates nothing.
+void f32_igemm(const F32GemmConfig& config, const F32IgemmProblem& problem, KernelContext* ctx);
 
 }  // namespace kernels::optimized
 }  // namespace ember

@@ -92,7 +92,8 @@ void run_block(const F32GemmConfig& cfg, const F32GemmProblem& p, const Plan& pl
   const float* a = p.a + bi * p.a_batch_stride;
   const float* b = p.b + bi * p.b_batch_stride;
   float* c = p.c + bi * p.c_batch_stride;
-  F32GemmEpilogue ep{p.alpha, p.beta, nullptr, p.self_row_stride, p.self_col_stride};
+  F32GemmEpilogue ep{p.alpha, p.beta, nullptr, p.self_row_stride, p.self_col_stride,
+                     p.clamp_min, p.clamp_max};
   const float* self = p.beta != 0.0f ? p.self + static_cast<ptrdiff_t>(bi) * p.self_batch_stride
                                      : nullptr;
 
@@ -185,7 +186,8 @@ void run_tiles(const F32GemmConfig& cfg, const F32GemmProblem& p, const Plan& pl
 void run_empty_k(const F32GemmProblem& p) {
   const float zero_row[1] = {0.0f};
   for (size_t bi = 0; bi < p.batch; ++bi) {
-    F32GemmEpilogue ep{p.alpha, p.beta, nullptr, p.self_row_stride, p.self_col_stride};
+    F32GemmEpilogue ep{p.alpha, p.beta, nullptr, p.self_row_stride, p.self_col_stride,
+                       p.clamp_min, p.clamp_max};
     for (size_t i = 0; i < p.m; ++i) {
       if (p.beta != 0.0f) {
         ep.self = p.self + static_cast<ptrdiff_t>(bi) * p.self_batch_stride +
@@ -219,7 +221,8 @@ void run_gemv(const F32GemmConfig& cfg, const F32GemmProblem& p, KernelContext* 
     for (size_t t = begin; t < end; ++t) {
       const size_t bi = t / chunks;
       const size_t j0 = (t % chunks) * width;
-      F32GemmEpilogue ep{p.alpha, p.beta, nullptr, p.self_row_stride, p.self_col_stride};
+      F32GemmEpilogue ep{p.alpha, p.beta, nullptr, p.self_row_stride, p.self_col_stride,
+                         p.clamp_min, p.clamp_max};
       if (p.beta != 0.0f) {
         ep.self = p.self + static_cast<ptrdiff_t>(bi) * p.self_batch_stride +
                   static_cast<ptrdiff_t>(j0) * p.self_col_stride;
@@ -284,6 +287,9 @@ void f32_gemm_store_tile(size_t mr, size_t nr, const float* sums, size_t sums_st
                                             static_cast<ptrdiff_t>(j) * epilogue->self_col_stride];
           v += epilogue->beta * self;
         }
+        // Comparisons are false for NaN, which passes through.
+        if (v < epilogue->clamp_min) v = epilogue->clamp_min;
+        if (v > epilogue->clamp_max) v = epilogue->clamp_max;
       }
       c_row[j] = v;
     }
@@ -299,6 +305,144 @@ void f32_gemm_pack_b(size_t kc, size_t nc, size_t nr, const float* b, size_t ldb
     case 8: return pack_rows<8>(kc, nc, b, ldb, packed, panel_stride);
     default: return pack_rows<0>(kc, nc, b, ldb, packed, panel_stride, nr);
   }
+}
+
+size_t f32_gemm_packed_weights_size(const F32GemmConfig& config, size_t k, size_t n) {
+  return ceil_div(n, config.nr) * config.nr * k;
+}
+
+void f32_gemm_pack_weights(const F32GemmConfig& config, size_t k, size_t n, const float* b,
+                           size_t ldb, float* packed) {
+  f32_gemm_pack_b(k, n, config.nr, b, ldb, packed, k * config.nr);
+}
+
+size_t f32_igemm_indirection_size(const F32GemmConfig& config, size_t m, size_t ks) {
+  return ceil_div(m, config.mr) * config.mr * ks;
+}
+
+void f32_igemm_conv_indirection(const F32GemmConfig& config, const F32ConvShape& s,
+                                const float* zero, const float** indirection) {
+  const size_t mr = config.mr;
+  const size_t taps = s.kh * s.kw;
+  const size_t m = s.batch * s.out_h * s.out_w;
+  const size_t size = f32_igemm_indirection_size(config, m, taps);
+  for (size_t i = 0; i < size; ++i) indirection[i] = zero;
+  for (size_t p = 0; p < m; ++p) {
+    const size_t n = p / (s.out_h * s.out_w);
+    const size_t oy = p / s.out_w % s.out_h;
+    const size_t ox = p % s.out_w;
+    const float** tile = indirection + (p / mr) * mr * taps + p % mr;
+    for (size_t ky = 0; ky < s.kh; ++ky) {
+      // Unsigned: a row or column in the top or left padding wraps round to
+      // a huge value, which the bounds test rejects too.
+      const size_t iy = oy * s.stride_h + ky * s.dil_h - s.pad_h;
+      for (size_t kx = 0; kx < s.kw; ++kx) {
+        const size_t ix = ox * s.stride_w + kx * s.dil_w - s.pad_w;
+        if (iy < s.in_h && ix < s.in_w) {
+          tile[(ky * s.kw + kx) * mr] = reinterpret_cast<const float*>(
+              ((n * s.in_h + iy) * s.in_w + ix) * s.in_pixel_stride * sizeof(float));
+        }
+      }
+    }
+  }
+}
+
+void f32_igemm_deconv_indirection(const F32GemmConfig& config, const F32ConvShape& s,
+                                  const float* zero, const float** indirection) {
+  const size_t mr = config.mr;
+  const size_t taps = s.kh * s.kw;
+  const size_t m = s.batch * s.out_h * s.out_w;
+  const size_t size = f32_igemm_indirection_size(config, m, taps);
+  for (size_t i = 0; i < size; ++i) indirection[i] = zero;
+  // The input coordinate output coordinate o reads at tap k, or SIZE_MAX.
+  auto source = [](size_t o, size_t k, size_t pad, size_t dil, size_t stride, size_t in) {
+    const size_t t = o + pad;
+    if (t < k * dil) return ~size_t{0};
+    const size_t scaled = t - k * dil;
+    if (scaled % stride != 0 || scaled / stride >= in) return ~size_t{0};
+    return scaled / stride;
+  };
+  for (size_t p = 0; p < m; ++p) {
+    const size_t n = p / (s.out_h * s.out_w);
+    const size_t oy = p / s.out_w % s.out_h;
+    const size_t ox = p % s.out_w;
+    const float** tile = indirection + (p / mr) * mr * taps + p % mr;
+    for (size_t ky = 0; ky < s.kh; ++ky) {
+      const size_t iy = source(oy, ky, s.pad_h, s.dil_h, s.stride_h, s.in_h);
+      if (iy == ~size_t{0}) continue;
+      for (size_t kx = 0; kx < s.kw; ++kx) {
+        const size_t ix = source(ox, kx, s.pad_w, s.dil_w, s.stride_w, s.in_w);
+        if (ix == ~size_t{0}) continue;
+        tile[(ky * s.kw + kx) * mr] = reinterpret_cast<const float*>(
+            ((n * s.in_h + iy) * s.in_w + ix) * s.in_pixel_stride * sizeof(float));
+      }
+    }
+  }
+}
+
+void f32_igemm(const F32GemmConfig& cfg, const F32IgemmProblem& p, KernelContext* ctx) {
+  if (p.m == 0 || p.n == 0) return;
+  const size_t mr = cfg.mr;
+  const size_t nr = cfg.nr;
+  const size_t k = p.kc * p.ks;
+  const size_t m_tiles = ceil_div(p.m, mr);
+  const size_t panels = ceil_div(p.n, nr);
+  // N blocks of panels whose weights (k * nr floats each) fit in half of a
+  // 512 KiB L2 together: every row tile of a task then reads them from L2,
+  // and a row tile's inputs, read once per panel, from L1.
+  constexpr size_t kBlockFloats = 64 * 1024;
+  const size_t per_block_max = k * nr >= kBlockFloats ? 1 : kBlockFloats / (k * nr);
+  size_t n_blocks = ceil_div(panels, per_block_max);
+  ThreadPool* pool = ctx != nullptr ? ctx->thread_pool() : nullptr;
+  size_t threads = pool != nullptr ? pool->num_threads() : 1;
+  const double flops = 2.0 * static_cast<double>(p.m) * static_cast<double>(p.n) *
+                       static_cast<double>(k);
+  if (flops < static_cast<double>(kMinParallelFlops)) threads = 1;
+  // Rows split until the tasks divide evenly between the threads: static
+  // chunking gives each thread a contiguous run of equal tasks.
+  size_t m_chunks = 1;
+  if (threads > 1) {
+    // Too few row tiles to share: narrower N blocks instead.
+    if (m_tiles < threads && n_blocks < threads) n_blocks = min_of(panels, threads);
+    while (((n_blocks * m_chunks) % threads != 0 || n_blocks * m_chunks < threads) &&
+           m_chunks < m_tiles) {
+      ++m_chunks;
+    }
+  }
+  const size_t per_block = ceil_div(panels, n_blocks);
+  n_blocks = ceil_div(panels, per_block);
+  F32GemmEpilogue ep{1.0f, p.bias != nullptr ? 1.0f : 0.0f, nullptr, 0, 1, p.clamp_min,
+                     p.clamp_max};
+  auto run = [&](size_t begin, size_t end) {
+    for (size_t t = begin; t < end; ++t) {
+      const size_t nb = t / m_chunks;
+      const size_t mc = t % m_chunks;
+      const size_t q0 = nb * per_block;
+      const size_t q1 = min_of(panels, q0 + per_block);
+      const size_t rt0 = mc * m_tiles / m_chunks;
+      const size_t rt1 = (mc + 1) * m_tiles / m_chunks;
+      for (size_t rt = rt0; rt < rt1; ++rt) {
+        const size_t i = rt * mr;
+        const size_t mr_cur = min_of(mr, p.m - i);
+        const float* const* a = p.indirection + rt * mr * p.ks;
+        for (size_t q = q0; q < q1; ++q) {
+          const size_t j = q * nr;
+          F32GemmEpilogue e = ep;
+          if (p.bias != nullptr) e.self = p.bias + j;
+          cfg.igemm(mr_cur, min_of(nr, p.n - j), p.kc, p.ks, a, mr, p.a_offset, p.zero,
+                    p.packed_b + q * k * nr, p.c + i * p.ldc + j, p.ldc, &e);
+        }
+      }
+    }
+  };
+  const size_t tasks = n_blocks * m_chunks;
+  if (threads <= 1 || tasks <= 1) {
+    run(0, tasks);
+    return;
+  }
+  ctx->parallel_for(static_cast<int64_t>(tasks), 1, [&](int64_t begin, int64_t end) {
+    run(static_cast<size_t>(begin), static_cast<size_t>(end));
+  });
 }
 
 size_t f32_gemm_num_variants() { return kNumVariants; }
@@ -333,7 +477,9 @@ void f32_gemm(const F32GemmConfig& cfg, const F32GemmProblem& p, KernelContext* 
   size_t threads = pool != nullptr ? pool->num_threads() : 1;
   if (flops < static_cast<double>(kMinParallelFlops)) threads = 1;
 
-  if (p.m <= kGemvMaxM) {
+  // Packed weights are read panel by panel, as sequentially as the GEMV
+  // reads B, and need no packing: the tiled path serves every m.
+  if (p.m <= kGemvMaxM && p.packed_b == nullptr) {
     run_gemv(cfg, p, ctx, threads);
     return;
   }
@@ -349,6 +495,11 @@ void f32_gemm(const F32GemmConfig& cfg, const F32GemmProblem& p, KernelContext* 
   // A has too few row tiles to share between the threads.
   const size_t nc_max = (kF32GemmMaxPackFloats / plan.kc) / nr * nr;
   size_t nc = min_of(min_of(cfg.nc, nc_max), round_up(p.n, nr));
+  if (p.packed_b != nullptr) {
+    plan.prepacked = p.packed_b;
+    plan.prepacked_panel_stride = p.k * nr;
+    plan.prepacked_batch_stride = 0;
+  }
   if (threads > 1 && p.batch < threads && plan.m_tiles < 2 * threads) {
     nc = min_of(nc, round_up(ceil_div(p.n, threads), nr));
   }
@@ -368,7 +519,7 @@ void f32_gemm(const F32GemmConfig& cfg, const F32GemmProblem& p, KernelContext* 
   // When M is split, every chunk would pack the same B blocks. With temp
   // memory from the caller, pack all of B once instead, spread over the
   // threads, and let the tasks share it read-only.
-  if (plan.m_chunks > 1 && ctx != nullptr) {
+  if (plan.m_chunks > 1 && ctx != nullptr && plan.prepacked == nullptr) {
     const size_t n_panels = ceil_div(p.n, nr);
     const size_t panel_floats = p.k * nr;
     const double bytes = static_cast<double>(p.batch) * static_cast<double>(n_panels) *

@@ -5,6 +5,8 @@
 // vectorize the k loop, transposing B four k at a time with shuffles, at a
 // fifth of the speed: CMake builds this file with -fno-tree-loop-vectorize,
 // and the GEMV's column loop is unrolled by hand so that SLP covers it too.
+#include <cstdint>
+
 #include "kernels/optimized/f32-gemm/f32_gemm.h"
 
 namespace ember::kernels::optimized {
@@ -36,6 +38,40 @@ void ukernel_4x8(size_t mr, size_t nr, size_t kc, const float* a, size_t a_strid
     case 3: return tile<3>(nr, kc, a, a_stride, w, c, c_stride, flags, epilogue);
     case 2: return tile<2>(nr, kc, a, a_stride, w, c, c_stride, flags, epilogue);
     default: return tile<1>(nr, kc, a, a_stride, w, c, c_stride, flags, epilogue);
+  }
+}
+
+// Indirect tile: A's rows through ks pointers each, kc floats per pointer.
+template <size_t MR>
+void itile(size_t nr, size_t kc, size_t ks, const float* const* a, size_t mr_stride,
+           size_t a_offset, const float* zero, const float* w, float* c, size_t c_stride,
+           const F32GemmEpilogue* epilogue) {
+  float acc[MR][kNr] = {};
+  for (size_t p = 0; p < ks; ++p, a += mr_stride) {
+    const float* rows[MR];
+    for (size_t i = 0; i < MR; ++i) {
+      rows[i] = a[i] != zero ? reinterpret_cast<const float*>(
+                                   reinterpret_cast<uintptr_t>(a[i]) + a_offset)
+                             : zero;
+    }
+    for (size_t k = 0; k < kc; ++k, w += kNr) {
+      for (size_t i = 0; i < MR; ++i) {
+        const float av = rows[i][k];
+        for (size_t j = 0; j < kNr; ++j) acc[i][j] += av * w[j];
+      }
+    }
+  }
+  f32_gemm_store_tile(MR, nr, &acc[0][0], kNr, c, c_stride, kF32GemmFinal, epilogue);
+}
+
+void igemm_4x8(size_t mr, size_t nr, size_t kc, size_t ks, const float* const* a,
+               size_t mr_stride, size_t a_offset, const float* zero, const float* w, float* c,
+               size_t c_stride, const F32GemmEpilogue* epilogue) {
+  switch (mr) {
+    case 4: return itile<4>(nr, kc, ks, a, mr_stride, a_offset, zero, w, c, c_stride, epilogue);
+    case 3: return itile<3>(nr, kc, ks, a, mr_stride, a_offset, zero, w, c, c_stride, epilogue);
+    case 2: return itile<2>(nr, kc, ks, a, mr_stride, a_offset, zero, w, c, c_stride, epilogue);
+    default: return itile<1>(nr, kc, ks, a, mr_stride, a_offset, zero, w, c, c_stride, epilogue);
   }
 }
 
@@ -85,7 +121,7 @@ void gemv(size_t m, size_t n, size_t k, const float* a, size_t lda, const float*
 
 // kc * nr = 8 KiB micro-panels; kc * nc = 64 KiB packed per N block.
 extern const F32GemmConfig kF32GemmScalarConfig = {
-    "scalar", 0, ukernel_4x8, kMr, kNr, /*kc=*/256, /*nc=*/64, gemv,
+    "scalar", 0, ukernel_4x8, kMr, kNr, /*kc=*/256, /*nc=*/64, gemv, igemm_4x8,
 };
 
 }  // namespace ember::kernels::optimized

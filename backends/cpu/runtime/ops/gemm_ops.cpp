@@ -1,27 +1,66 @@
-// Ops built on the f32 GEMM family (kernels/optimized/f32-gemm): Linear
-// (x @ W + bias, W stored [in, out]) and Conv2d on channels-last data: a
-// 1x1 stride-1 convolution is one GEMM over the pixels; any other is a GEMM
-// per tile of output pixels over a small im2col of that tile (never of the
-// whole image); depthwise convolution runs directly, channels innermost.
+// Ops built on the f32 GEMM and depthwise families (kernels/optimized/
+// f32-gemm, f32-dwconv), weights packed once at init for the variant that
+// runs: Linear (x @ W + bias, W stored [in, out]) and Conv2d on channels-last
+// data. A 1x1 stride-1 convolution is one GEMM over the pixels; a depthwise
+// one runs the dwconv microkernels over an indirection buffer of input rows;
+// any other is an indirect GEMM (Dukhan's indirect convolution: per output
+// pixel and tap a pointer to the input pixel's channels, no im2col copy), as
+// is a transposed one (taps off the stride's grid point at zeros).
+// Fused clamps are applied in the kernels' epilogues.
 #include <cstring>
 #include <new>
 
 #include "backends/cpu/runtime/ops/op_util.h"
+#include "kernels/optimized/f32-dwconv/f32_dwconv.h"
 #include "kernels/optimized/f32-gemm/f32_gemm.h"
 
 namespace ember::cpu {
 namespace {
 
+using kernels::optimized::F32DwconvConfig;
+using kernels::optimized::F32DwconvParams;
+using kernels::optimized::F32DwconvShape;
+using kernels::optimized::F32ConvShape;
+using kernels::optimized::F32GemmConfig;
 using kernels::optimized::F32GemmProblem;
+using kernels::optimized::F32IgemmProblem;
+using kernels::optimized::f32_dwconv;
+using kernels::optimized::f32_dwconv_config;
+using kernels::optimized::f32_dwconv_indirection;
+using kernels::optimized::f32_dwconv_indirection_size;
+using kernels::optimized::f32_dwconv_pack_weights;
+using kernels::optimized::f32_dwconv_packed_size;
 using kernels::optimized::f32_gemm;
 using kernels::optimized::f32_gemm_config;
+using kernels::optimized::f32_gemm_pack_weights;
+using kernels::optimized::f32_gemm_packed_weights_size;
+using kernels::optimized::f32_igemm;
+using kernels::optimized::f32_igemm_conv_indirection;
+using kernels::optimized::f32_igemm_deconv_indirection;
+using kernels::optimized::f32_igemm_indirection_size;
+
+// Backend-owned float arrays, 64-byte aligned (a cache line, any vector).
+float* new_floats(size_t n) {
+  return static_cast<float*>(::operator new[](n > 0 ? n * sizeof(float) : 1,
+                                              std::align_val_t{64}, std::nothrow));
+}
+void delete_floats(float* p) {
+  if (p != nullptr) ::operator delete[](p, std::align_val_t{64});
+}
 
 class LinearOp final : public CpuOp {
  public:
-  uint32_t x, weight, bias, out;
-  bool has_bias;
+  uint32_t x, out;
+  const float* bias = nullptr;
+  float* packed = nullptr;  // W packed for `config` at init
+  const F32GemmConfig* config = nullptr;
   size_t m, k, n;
   float low, high;
+
+  ~LinearOp() override { delete_floats(packed); }
+  size_t owned_bytes() const override {
+    return f32_gemm_packed_weights_size(*config, k, n) * sizeof(float);
+  }
 
   void run(const ExecState& state) const override {
     F32GemmProblem p;
@@ -30,18 +69,18 @@ class LinearOp final : public CpuOp {
     p.n = n;
     p.a = state.data[x];
     p.lda = k;
-    p.b = state.data[weight];
-    p.ldb = n;
+    p.packed_b = packed;
     p.c = state.data[out];
     p.ldc = n;
-    if (has_bias) {
+    if (bias != nullptr) {
       p.beta = 1.0f;
-      p.self = state.data[bias];
+      p.self = bias;
       p.self_row_stride = 0;
       p.self_col_stride = 1;
     }
-    f32_gemm(f32_gemm_config(), p, state.kernel_context);
-    clamp_in_place(state.data[out], m * n, low, high);
+    p.clamp_min = low;
+    p.clamp_max = high;
+    f32_gemm(*config, p, state.kernel_context);
   }
 };
 
@@ -52,140 +91,237 @@ struct ConvShape {
   int64_t in_per_group() const { return in_c / groups; }
   int64_t out_per_group() const { return out_c / groups; }
   int64_t pixels() const { return batch * out_h * out_w; }
+  int64_t taps() const { return kh * kw; }
+  bool transposed = false;  // conv_transpose: weight [in_c, out_per_group, kh, kw]
 };
-
-// Rows of output pixels one GEMM call covers in the tiled path: the tile's
-// im2col (rows x kh*kw*in_per_group floats) stays in L2.
-constexpr int64_t kTileRows = 64;
 
 class ConvOp final : public CpuOp {
  public:
+  // Blocks: a transposed conv whose kernel equals its stride (U-Net's 2x2
+  // stride 2), no padding or dilation: each input pixel writes its own
+  // kh x kw block of outputs, one GEMM per tap over every input row.
+  enum class Path { Pointwise, Indirect, Depthwise, Blocks };
+
   uint32_t x, out;
   ConvShape s;
-  float* packed = nullptr;  // per group: [kh * kw * in_per_group, out_per_group]
-  const float* bias = nullptr;
+  Path path;
   float low, high;
-  bool pointwise;  // 1x1, stride 1, no padding, one group
-  bool depthwise;  // one input and one output channel per group
+  const float* bias = nullptr;  // in the blob
+  float* packed = nullptr;      // weights for the path's kernel
+  size_t packed_floats = 0;
+  float* zero = nullptr;        // padding taps read these zeros
+  const float** indirection = nullptr;
+  size_t indirection_size = 0;
+  const F32GemmConfig* gemm = nullptr;
+  const F32DwconvConfig* dw = nullptr;
+  F32DwconvShape dw_shape{};
 
-  ~ConvOp() override { delete[] packed; }
-  size_t owned_bytes() const override {
-    return static_cast<size_t>(s.kh * s.kw * s.in_per_group() * s.out_c) * sizeof(float);
+  ~ConvOp() override {
+    delete_floats(packed);
+    delete_floats(zero);
+    delete[] indirection;
   }
-  size_t temp_bytes(size_t threads) const override {
-    if (pointwise || depthwise) return 0;
-    return threads * static_cast<size_t>(kTileRows * s.kh * s.kw * s.in_per_group()) *
-           sizeof(float);
+  size_t owned_bytes() const override {
+    return (packed_floats + static_cast<size_t>(s.in_c)) * sizeof(float) +
+           indirection_size * sizeof(float*);
   }
 
   void run(const ExecState& state) const override {
     const float* in = state.data[x];
     float* o = state.data[out];
-    if (depthwise) {
-      run_depthwise(state, in, o);
-    } else if (pointwise) {
-      gemm(in, s.in_c, s.pixels(), 0, o, state.kernel_context);
-    } else {
-      run_tiled(state, in, o);
-    }
-    clamp_in_place(o, static_cast<size_t>(s.pixels() * s.out_c), low, high);
-  }
-
- private:
-  // out[rows, g * out_per_group ...] = a[rows, K] @ packed[g] + bias.
-  void gemm(const float* a, int64_t lda, int64_t rows, int64_t g, float* o,
-            KernelContext* ctx) const {
-    const int64_t k = s.kh * s.kw * s.in_per_group();
-    F32GemmProblem p;
-    p.m = static_cast<size_t>(rows);
-    p.k = static_cast<size_t>(k);
-    p.n = static_cast<size_t>(s.out_per_group());
-    p.a = a;
-    p.lda = static_cast<size_t>(lda);
-    p.b = packed + g * k * s.out_per_group();
-    p.ldb = p.n;
-    p.c = o + g * s.out_per_group();
-    p.ldc = static_cast<size_t>(s.out_c);
-    if (bias != nullptr) {
-      p.beta = 1.0f;
-      p.self = bias + g * s.out_per_group();
-      p.self_row_stride = 0;
-      p.self_col_stride = 1;
-    }
-    f32_gemm(f32_gemm_config(), p, ctx);
-  }
-
-  void run_tiled(const ExecState& state, const float* in, float* o) const {
-    const int64_t cg = s.in_per_group();
-    const int64_t k = s.kh * s.kw * cg;
-    const int64_t tiles = (s.pixels() + kTileRows - 1) / kTileRows;
-    const int64_t tasks = tiles * s.groups;
-    const int64_t threads = state.pool != nullptr ? static_cast<int64_t>(state.pool->num_threads()) : 1;
-    // One im2col buffer per chunk of tasks; parallel_for makes at most one chunk per thread.
-    const int64_t chunks = threads < tasks ? threads : tasks;
-    float* const temp = static_cast<float*>(state.op_temp);
-    parallel_for(state.pool, tasks, 1, [&](int64_t begin, int64_t end) {
-      // parallel_for gave this range to chunk i, begin = tasks * i / chunks.
-      const int64_t chunk = (begin * chunks + tasks - 1) / tasks;
-      float* cols = temp + chunk * kTileRows * k;
-      for (int64_t t = begin; t < end; ++t) {
-        const int64_t g = t / tiles;
-        const int64_t p0 = (t % tiles) * kTileRows;
-        const int64_t rows = s.pixels() - p0 < kTileRows ? s.pixels() - p0 : kTileRows;
-        for (int64_t r = 0; r < rows; ++r) gather(in, p0 + r, g, cols + r * k);
-        gemm(cols, k, rows, g, o + p0 * s.out_c, nullptr);
-      }
-    });
-  }
-
-  // The receptive field of output pixel `p` for group g, as k floats
-  // ordered (kh, kw, channel), zeros where it falls in the padding.
-  void gather(const float* in, int64_t p, int64_t g, float* col) const {
-    const int64_t cg = s.in_per_group();
-    const int64_t n = p / (s.out_h * s.out_w);
-    const int64_t oy = p / s.out_w % s.out_h;
-    const int64_t ox = p % s.out_w;
-    for (int64_t ky = 0; ky < s.kh; ++ky) {
-      const int64_t iy = oy * s.stride_h - s.pad_h + ky * s.dil_h;
-      for (int64_t kx = 0; kx < s.kw; ++kx, col += cg) {
-        const int64_t ix = ox * s.stride_w - s.pad_w + kx * s.dil_w;
-        if (iy < 0 || iy >= s.in_h || ix < 0 || ix >= s.in_w) {
-          std::memset(col, 0, static_cast<size_t>(cg) * sizeof(float));
-        } else {
-          std::memcpy(col, in + ((n * s.in_h + iy) * s.in_w + ix) * s.in_c + g * cg,
-                      static_cast<size_t>(cg) * sizeof(float));
+    switch (path) {
+      case Path::Pointwise: {
+        F32GemmProblem p;
+        p.m = static_cast<size_t>(s.pixels());
+        p.k = static_cast<size_t>(s.in_c);
+        p.n = static_cast<size_t>(s.out_c);
+        p.a = in;
+        p.lda = p.k;
+        p.packed_b = packed;
+        p.c = o;
+        p.ldc = p.n;
+        if (bias != nullptr) {
+          p.beta = 1.0f;
+          p.self = bias;
+          p.self_row_stride = 0;
+          p.self_col_stride = 1;
         }
+        p.clamp_min = low;
+        p.clamp_max = high;
+        f32_gemm(*gemm, p, state.kernel_context);
+        break;
       }
-    }
-  }
-
-  // Depthwise: out[p, c] = bias[c] + sum over taps of in[tap(p), c] * w[tap, c],
-  // channels innermost so the loop vectorises; rows of output split across threads.
-  void run_depthwise(const ExecState& state, const float* in, float* o) const {
-    const int64_t c = s.out_c;
-    parallel_for(state.pool, s.batch * s.out_h, 1, [&](int64_t begin, int64_t end) {
-      for (int64_t row = begin; row < end; ++row) {
-        const int64_t n = row / s.out_h;
-        const int64_t oy = row % s.out_h;
-        for (int64_t ox = 0; ox < s.out_w; ++ox) {
-          float* dst = o + ((n * s.out_h + oy) * s.out_w + ox) * c;
-          for (int64_t ch = 0; ch < c; ++ch) dst[ch] = bias != nullptr ? bias[ch] : 0.0f;
-          for (int64_t ky = 0; ky < s.kh; ++ky) {
-            const int64_t iy = oy * s.stride_h - s.pad_h + ky * s.dil_h;
-            if (iy < 0 || iy >= s.in_h) continue;
-            for (int64_t kx = 0; kx < s.kw; ++kx) {
-              const int64_t ix = ox * s.stride_w - s.pad_w + kx * s.dil_w;
-              if (ix < 0 || ix >= s.in_w) continue;
-              const float* src = in + ((n * s.in_h + iy) * s.in_w + ix) * c;
-              const float* w = packed + (ky * s.kw + kx) * c;
-              for (int64_t ch = 0; ch < c; ++ch) dst[ch] += src[ch] * w[ch];
+      case Path::Indirect: {
+        const int64_t cg = s.in_per_group(), og = s.out_per_group();
+        const size_t group_floats = packed_floats / static_cast<size_t>(s.groups);
+        for (int64_t g = 0; g < s.groups; ++g) {
+          F32IgemmProblem p;
+          p.m = static_cast<size_t>(s.pixels());
+          p.n = static_cast<size_t>(og);
+          p.kc = static_cast<size_t>(cg);
+          p.ks = static_cast<size_t>(s.taps());
+          p.indirection = indirection;
+          // The buffer holds byte offsets into the input; the group's
+          // channels start g * cg floats into each pixel.
+          p.a_offset = reinterpret_cast<uintptr_t>(in + g * cg);
+          p.zero = zero;
+          p.packed_b = packed + static_cast<size_t>(g) * group_floats;
+          p.bias = bias != nullptr ? bias + g * og : nullptr;
+          p.c = o + g * og;
+          p.ldc = static_cast<size_t>(s.out_c);
+          p.clamp_min = low;
+          p.clamp_max = high;
+          f32_igemm(*gemm, p, state.kernel_context);
+        }
+        break;
+      }
+      case Path::Blocks: {
+        const int64_t cg = s.in_per_group(), og = s.out_per_group();
+        const size_t group_floats =
+            packed_floats / static_cast<size_t>(s.groups * s.taps());
+        for (int64_t t = 0; t < s.taps(); ++t) {
+          const int64_t ky = t / s.kw, kx = t % s.kw;
+          for (int64_t g = 0; g < s.groups; ++g) {
+            // Batch b = input row (n, iy), which lands on output row
+            // (n, iy * kh + ky) = b * kh + ky; pixel ix on column ix * kw + kx.
+            F32GemmProblem p;
+            p.batch = static_cast<size_t>(s.batch * s.in_h);
+            p.m = static_cast<size_t>(s.in_w);
+            p.k = static_cast<size_t>(cg);
+            p.n = static_cast<size_t>(og);
+            p.a = in + g * cg;
+            p.lda = static_cast<size_t>(s.in_c);
+            p.a_batch_stride = static_cast<size_t>(s.in_w * s.in_c);
+            p.packed_b = packed + static_cast<size_t>(t * s.groups + g) * group_floats;
+            p.c = o + (ky * s.out_w + kx) * s.out_c + g * og;
+            p.ldc = static_cast<size_t>(s.kw * s.out_c);
+            p.c_batch_stride = static_cast<size_t>(s.kh * s.out_w * s.out_c);
+            if (bias != nullptr) {
+              p.beta = 1.0f;
+              p.self = bias + g * og;
+              p.self_col_stride = 1;
             }
+            p.clamp_min = low;
+            p.clamp_max = high;
+            f32_gemm(*gemm, p, state.kernel_context);
           }
         }
+        break;
       }
-    });
+      case Path::Depthwise: {
+        F32DwconvParams params;
+        params.min = low;
+        params.max = high;
+        f32_dwconv(*dw, dw_shape, indirection, zero, packed, in, o, params, state.pool);
+        break;
+      }
+    }
   }
+
+  // Builds what the path needs from PyTorch's OIHW weights; false when out of memory.
+  bool prepare(const float* weight);
 };
+
+bool ConvOp::prepare(const float* weight) {
+  const int64_t cg = s.in_per_group(), og = s.out_per_group();
+  const int64_t taps = s.taps();
+  zero = new_floats(static_cast<size_t>(s.in_c));
+  if (zero == nullptr) return false;
+  std::memset(zero, 0, static_cast<size_t>(s.in_c) * sizeof(float));
+
+  if (path == Path::Blocks) {
+    // Per tap and group, B = [ci, co] from the [in_c, og, kh, kw] weights.
+    gemm = &f32_gemm_config();
+    const size_t group_floats =
+        f32_gemm_packed_weights_size(*gemm, static_cast<size_t>(cg), static_cast<size_t>(og));
+    packed_floats = group_floats * static_cast<size_t>(s.groups * taps);
+    packed = new_floats(packed_floats);
+    float* b = new_floats(static_cast<size_t>(cg * og));
+    if (packed == nullptr || b == nullptr) {
+      delete_floats(b);
+      return false;
+    }
+    for (int64_t t = 0; t < taps; ++t) {
+      for (int64_t g = 0; g < s.groups; ++g) {
+        for (int64_t ci = 0; ci < cg; ++ci) {
+          for (int64_t j = 0; j < og; ++j) {
+            b[ci * og + j] = weight[((g * cg + ci) * og + j) * taps + t];
+          }
+        }
+        f32_gemm_pack_weights(*gemm, static_cast<size_t>(cg), static_cast<size_t>(og), b,
+                              static_cast<size_t>(og),
+                              packed + static_cast<size_t>(t * s.groups + g) * group_floats);
+      }
+    }
+    delete_floats(b);
+    return true;
+  }
+  if (path == Path::Depthwise) {
+    dw = &f32_dwconv_config();
+    packed_floats = f32_dwconv_packed_size(*dw, static_cast<size_t>(taps),
+                                           static_cast<size_t>(s.out_c));
+    packed = new_floats(packed_floats);
+    if (packed == nullptr) return false;
+    f32_dwconv_pack_weights(*dw, static_cast<size_t>(s.kh), static_cast<size_t>(s.kw),
+                            static_cast<size_t>(s.out_c), weight, bias, packed);
+    dw_shape = F32DwconvShape{static_cast<size_t>(s.batch),  static_cast<size_t>(s.out_c),
+                              static_cast<size_t>(s.in_h),   static_cast<size_t>(s.in_w),
+                              static_cast<size_t>(s.out_h),  static_cast<size_t>(s.out_w),
+                              static_cast<size_t>(s.kh),     static_cast<size_t>(s.kw),
+                              static_cast<size_t>(s.stride_h), static_cast<size_t>(s.stride_w),
+                              static_cast<size_t>(s.pad_h),  static_cast<size_t>(s.pad_w),
+                              static_cast<size_t>(s.dil_h),  static_cast<size_t>(s.dil_w)};
+    indirection_size = f32_dwconv_indirection_size(dw_shape);
+    indirection = new (std::nothrow) const float*[indirection_size > 0 ? indirection_size : 1];
+    if (indirection == nullptr) return false;
+    f32_dwconv_indirection(dw_shape, zero, indirection);
+    return true;
+  }
+
+  gemm = &f32_gemm_config();
+  const size_t k = static_cast<size_t>(taps * cg);
+  const size_t group_floats = f32_gemm_packed_weights_size(*gemm, k, static_cast<size_t>(og));
+  packed_floats = group_floats * static_cast<size_t>(s.groups);
+  packed = new_floats(packed_floats);
+  // Per group, B = [(ky, kx, ci), co], then packed into the GEMM's panels.
+  float* b = new_floats(k * static_cast<size_t>(og));
+  if (packed == nullptr || b == nullptr) {
+    delete_floats(b);
+    return false;
+  }
+  for (int64_t g = 0; g < s.groups; ++g) {
+    for (int64_t j = 0; j < og; ++j) {
+      for (int64_t ci = 0; ci < cg; ++ci) {
+        const float* w = s.transposed ? weight + ((g * cg + ci) * og + j) * taps
+                                      : weight + ((g * og + j) * cg + ci) * taps;
+        for (int64_t t = 0; t < taps; ++t) b[(t * cg + ci) * og + j] = w[t];
+      }
+    }
+    f32_gemm_pack_weights(*gemm, k, static_cast<size_t>(og), b, static_cast<size_t>(og),
+                          packed + static_cast<size_t>(g) * group_floats);
+  }
+  delete_floats(b);
+  if (path == Path::Pointwise) return true;
+
+  // Per tile of mr output pixels and per tap, the pixels' input pointers.
+  indirection_size = f32_igemm_indirection_size(*gemm, static_cast<size_t>(s.pixels()),
+                                                static_cast<size_t>(taps));
+  indirection = new (std::nothrow) const float*[indirection_size > 0 ? indirection_size : 1];
+  if (indirection == nullptr) return false;
+  const F32ConvShape shape{static_cast<size_t>(s.batch),  static_cast<size_t>(s.in_h),
+                           static_cast<size_t>(s.in_w),   static_cast<size_t>(s.in_c),
+                           static_cast<size_t>(s.out_h),  static_cast<size_t>(s.out_w),
+                           static_cast<size_t>(s.kh),     static_cast<size_t>(s.kw),
+                           static_cast<size_t>(s.stride_h), static_cast<size_t>(s.stride_w),
+                           static_cast<size_t>(s.pad_h),  static_cast<size_t>(s.pad_w),
+                           static_cast<size_t>(s.dil_h),  static_cast<size_t>(s.dil_w)};
+  if (s.transposed) {
+    f32_igemm_deconv_indirection(*gemm, shape, zero, indirection);
+  } else {
+    f32_igemm_conv_indirection(*gemm, shape, zero, indirection);
+  }
+  return true;
+}
 
 int32_t param(const flatbuffers::Vector<int32_t>* v, size_t i, int32_t fallback) {
   return v != nullptr && v->size() > i ? v->Get(static_cast<flatbuffers::uoffset_t>(i)) : fallback;
@@ -211,6 +347,7 @@ Result<CpuOp*> make_linear(const BuildContext& ctx, const cpu_fb::Op* op) {
     return Error::InvalidProgram;
   }
   if (has_bias && (static_cast<uint32_t>(params->bias()) >= ctx.num_values ||
+                   ctx.constant(static_cast<uint32_t>(params->bias())) == nullptr ||
                    ctx.values[params->bias()].numel != static_cast<size_t>(w.sizes[1]))) {
     return Error::InvalidProgram;
   }
@@ -218,13 +355,19 @@ Result<CpuOp*> make_linear(const BuildContext& ctx, const cpu_fb::Op* op) {
   if (made == nullptr) return Error::MemoryAllocationFailed;
   made->x = v.in[0];
   made->out = v.out;
-  made->weight = params->weight();
-  made->has_bias = has_bias;
-  made->bias = has_bias ? static_cast<uint32_t>(params->bias()) : 0;
+  made->bias = has_bias ? ctx.constant(static_cast<uint32_t>(params->bias())) : nullptr;
   made->k = static_cast<size_t>(w.sizes[0]);
   made->n = static_cast<size_t>(w.sizes[1]);
   made->m = made->k > 0 ? x.numel / made->k : 0;
   BuildContext::clamp_bounds(op, &made->low, &made->high);
+  made->config = &f32_gemm_config();
+  made->packed = new_floats(f32_gemm_packed_weights_size(*made->config, made->k, made->n));
+  if (made->packed == nullptr) {
+    delete made;
+    return Error::MemoryAllocationFailed;
+  }
+  f32_gemm_pack_weights(*made->config, made->k, made->n, ctx.constant(params->weight()),
+                        made->n, made->packed);
   return static_cast<CpuOp*>(made);
 }
 
@@ -259,15 +402,23 @@ Result<CpuOp*> make_conv2d(const BuildContext& ctx, const cpu_fb::Op* op) {
   }
   s.kh = w.sizes[2];
   s.kw = w.sizes[3];
+  s.transposed = params->transposed();
+  const int64_t out_pad_h = s.transposed ? param(params->output_padding(), 0, 0) : 0;
+  const int64_t out_pad_w = s.transposed ? param(params->output_padding(), 1, 0) : 0;
   const int64_t cg = s.in_per_group(), og = s.out_per_group();
   // The output size the geometry implies must be the one planned.
-  auto extent = [](int64_t in, int64_t pad, int64_t dil, int64_t k, int64_t stride) {
-    return (in + 2 * pad - dil * (k - 1) - 1) / stride + 1;
+  auto extent = [&](int64_t in, int64_t pad, int64_t dil, int64_t k, int64_t stride,
+                    int64_t out_pad) {
+    return s.transposed ? (in - 1) * stride - 2 * pad + dil * (k - 1) + out_pad + 1
+                        : (in + 2 * pad - dil * (k - 1) - 1) / stride + 1;
   };
-  if (w.sizes[0] != s.out_c || w.sizes[1] != cg || out.sizes[0] != s.batch || s.stride_h < 1 ||
+  const int64_t w_out = s.transposed ? w.sizes[1] : w.sizes[0];
+  const int64_t w_in = s.transposed ? w.sizes[0] : w.sizes[1];
+  if (w_out != (s.transposed ? og : s.out_c) || w_in != (s.transposed ? s.in_c : cg) ||
+      out_pad_h < 0 || out_pad_w < 0 || out.sizes[0] != s.batch || s.stride_h < 1 ||
       s.stride_w < 1 || s.dil_h < 1 || s.dil_w < 1 || s.pad_h < 0 || s.pad_w < 0 ||
-      s.out_h != extent(s.in_h, s.pad_h, s.dil_h, s.kh, s.stride_h) ||
-      s.out_w != extent(s.in_w, s.pad_w, s.dil_w, s.kw, s.stride_w)) {
+      s.out_h != extent(s.in_h, s.pad_h, s.dil_h, s.kh, s.stride_h, out_pad_h) ||
+      s.out_w != extent(s.in_w, s.pad_w, s.dil_w, s.kw, s.stride_w, out_pad_w)) {
     return Error::InvalidProgram;
   }
   const float* bias = nullptr;
@@ -283,31 +434,24 @@ Result<CpuOp*> make_conv2d(const BuildContext& ctx, const cpu_fb::Op* op) {
   made->out = v.out;
   made->s = s;
   made->bias = bias;
-  made->depthwise = cg == 1 && og == 1;
-  made->pointwise = s.kh == 1 && s.kw == 1 && s.stride_h == 1 && s.stride_w == 1 &&
-                    s.pad_h == 0 && s.pad_w == 0 && s.groups == 1;
+  if (s.transposed) {
+    const bool blocks = s.kh == s.stride_h && s.kw == s.stride_w && s.pad_h == 0 &&
+                        s.pad_w == 0 && s.dil_h == 1 && s.dil_w == 1 && out_pad_h == 0 &&
+                        out_pad_w == 0;
+    // Otherwise the indirect GEMM: taps off the stride's grid read zeros.
+    made->path = blocks ? ConvOp::Path::Blocks : ConvOp::Path::Indirect;
+  } else if (cg == 1 && og == 1) {
+    made->path = ConvOp::Path::Depthwise;
+  } else if (s.kh == 1 && s.kw == 1 && s.stride_h == 1 && s.stride_w == 1 && s.pad_h == 0 &&
+             s.pad_w == 0 && s.groups == 1) {
+    made->path = ConvOp::Path::Pointwise;
+  } else {
+    made->path = ConvOp::Path::Indirect;
+  }
   BuildContext::clamp_bounds(op, &made->low, &made->high);
-  // Weights OIHW -> per group [(ky, kx, ci), co]; depthwise: [(ky, kx), c].
-  const int64_t k = s.kh * s.kw * cg;
-  made->packed = new (std::nothrow) float[static_cast<size_t>(k * s.out_c > 0 ? k * s.out_c : 1)];
-  if (made->packed == nullptr) {
+  if (!made->prepare(weight)) {
     delete made;
     return Error::MemoryAllocationFailed;
-  }
-  for (int64_t co = 0; co < s.out_c; ++co) {
-    const int64_t g = co / og, j = co % og;
-    for (int64_t ci = 0; ci < cg; ++ci) {
-      for (int64_t ky = 0; ky < s.kh; ++ky) {
-        for (int64_t kx = 0; kx < s.kw; ++kx) {
-          const float value = weight[((co * cg + ci) * s.kh + ky) * s.kw + kx];
-          if (made->depthwise) {
-            made->packed[(ky * s.kw + kx) * s.out_c + co] = value;
-          } else {
-            made->packed[g * k * og + ((ky * s.kw + kx) * cg + ci) * og + j] = value;
-          }
-        }
-      }
-    }
   }
   return static_cast<CpuOp*>(made);
 }

@@ -35,6 +35,8 @@ Result<CpuOp*> make_to_layout(const BuildContext& ctx, const cpu_fb::Op* op);
 Result<CpuOp*> make_reshape(const BuildContext& ctx, const cpu_fb::Op* op);
 Result<CpuOp*> make_softmax(const BuildContext& ctx, const cpu_fb::Op* op);
 Result<CpuOp*> make_layer_norm(const BuildContext& ctx, const cpu_fb::Op* op);
+Result<CpuOp*> make_pool2d(const BuildContext& ctx, const cpu_fb::Op* op);
+Result<CpuOp*> make_adaptive_avg_pool2d(const BuildContext& ctx, const cpu_fb::Op* op);
 Result<CpuOp*> make_reduce(const BuildContext& ctx, const cpu_fb::Op* op);
 
 // Applies a fused clamp to n floats (nothing when the bounds are infinite).

@@ -13,6 +13,7 @@ from ember.backends.cpu import (  # noqa: F401
     ops_gemm,
     ops_layout,
     ops_norm,
+    ops_pool,
 )
 from ember.passes.graph import ProgramGraph
 
@@ -23,7 +24,8 @@ class CpuBackend(Backend):
     id = "EmberCpuBackend"
 
     def check_node(self, node: Node, program: ProgramGraph) -> str | None:
-        return check_op_support(node, lowering.SUPPORT)
+        reason = check_op_support(node, lowering.SUPPORT)
+        return reason if reason is not None else lowering.check_constant_args(node, program)
 
     def preprocess(self, subgraph: ProgramGraph, compile_specs: Mapping[str, bytes]) -> bytes:
         return lowering.lower(subgraph)

@@ -15,11 +15,13 @@ Three steps:
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import flatbuffers
+import numpy as np
 import torch
 from torch.fx import Node
 
@@ -77,6 +79,9 @@ class Builder:
     of_node: dict[Node, int] = field(default_factory=dict)
     # value id -> the value holding the same data in the other layout
     converted: dict[tuple[int, int], int] = field(default_factory=dict)
+    # The op a fused clamp goes to, when a lowering's last op is not it (set
+    # by the lowering; default: the last op).
+    clamp_op: int | None = None
 
     def value(self, sizes, **kwargs) -> int:
         self.values.append(_Value(list(sizes), **kwargs))
@@ -120,9 +125,11 @@ def lower(subgraph: ProgramGraph) -> bytes:
         if node.op != "call_function" or node in fused:
             continue
         clamp_node = _fusable_clamp(node, subgraph)
+        builder.clamp_op = None
         out = _lower_node(builder, node)
         if clamp_node is not None:
-            builder.ops[-1].clamp = clamp_bounds(clamp_node)
+            at = builder.clamp_op if builder.clamp_op is not None else -1
+            builder.ops[at].clamp = clamp_bounds(clamp_node)
             fused.add(clamp_node)
             builder.of_node[clamp_node] = out
     outputs = list(subgraph.graph.output_node().args[0])
@@ -172,15 +179,41 @@ SUPPORT: dict[Any, OpSupport] = {}
 FLOAT = frozenset({torch.float32})
 
 
+# target -> the argument positions that must be constants of the program
+# (weights the backend packs at init), checked with the program at claim time.
+CONSTANT_ARGS: dict[Any, tuple[int, ...]] = {}
+
+
+def check_constant_args(node: Node, program: ProgramGraph) -> str | None:
+    for i in CONSTANT_ARGS.get(node.target, ()):
+        if i < len(node.args) and not program.is_constant(node.args[i]):
+            return f"argument {i} (a weight) is not a constant of the program"
+    return None
+
+
 def lowers(*targets: Any, support: OpSupport | None = None) -> Callable:
     """Registers a lowering for `targets`, claimed as `support` says (float32,
     static shapes, no further constraint by default)."""
     def register(fn: Callable[[Builder, Node], int]) -> Callable[[Builder, Node], int]:
         for target in targets:
+            if target in LOWERINGS:
+                raise RuntimeError(f"two CPU-backend lowerings for {target}")
             LOWERINGS[target] = fn
             SUPPORT[target] = support if support is not None else OpSupport(FLOAT)
         return fn
     return register
+
+
+def _getitem(b: Builder, node: Node) -> int:
+    """getitem(op, i) of a multi-output op the backend claimed (the partitioner
+    takes getitems with their op): output 0 is the op's value; the op's claim
+    guarantees that nothing reads the others, so no value backs them."""
+    source, index = node.args
+    return b.of_node[source] if index == 0 else -1
+
+
+# Not a claim: a getitem goes wherever its op goes.
+LOWERINGS[operator.getitem] = _getitem
 
 
 def _lower_node(b: Builder, node: Node) -> int:
@@ -221,7 +254,9 @@ def _serialize(b: Builder, num_inputs: int, num_outputs: int, scratch_bytes: int
     graph.constants = []
     for data in b.constants:
         constant = Constant.ConstantT()
-        constant.data = data
+        # A numpy array packs in one copy; bytes would pack byte by byte in
+        # Python (minutes for ResNet-50's 100 MB).
+        constant.data = np.frombuffer(data, dtype=np.uint8)
         graph.constants.append(constant)
     graph.ops = []
     for op in b.ops:

@@ -1,5 +1,6 @@
 """Ops on the f32 GEMM: linear layers (addmm, mm with a constant weight) and
-2-D convolutions, which run channels-last."""
+convolutions, which run channels-last: 2-D, and 1-D as 2-D over [N, C, 1, L];
+transposed ones too (conv_transpose, on the indirect GEMM)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from torch.fx import Node
 from ember.backends.backend import OpSupport
 from ember.backends.cpu.lowering import (
     CLAMPABLE,
+    CONSTANT_ARGS,
     FLOAT,
     NHWC,
     PLAIN,
@@ -16,10 +18,13 @@ from ember.backends.cpu.lowering import (
     lowers,
     static_sizes,
 )
-from ember.cpu_fb import Conv2d, Linear, OpParams
+from ember.cpu_fb import Conv2d, Linear, OpParams, Reshape
 
 aten = torch.ops.aten
 CLAMPABLE.update({aten.addmm.default, aten.mm.default, aten.convolution.default})
+# Weights packed at init: a weight the caller passes in stays on portable.
+CONSTANT_ARGS.update({aten.addmm.default: (2,), aten.mm.default: (1,),
+                      aten.convolution.default: (1,)})
 
 
 def _constant_2d_weight(node: Node) -> str | None:
@@ -39,11 +44,9 @@ def _addmm_claim(node: Node) -> str | None:
 
 
 def _conv_claim(node: Node) -> str | None:
-    x, weight, transposed = node.args[0], node.args[1], node.args[6]
-    if x.meta["val"].dim() != 4:
-        return "not a 2-D convolution"
-    if transposed:
-        return "transposed convolution"
+    x, weight = node.args[0], node.args[1]
+    if x.meta["val"].dim() not in (3, 4):
+        return "not a 1-D or 2-D convolution"
     if not (isinstance(weight, Node) and weight.op == "placeholder"):
         return "weight is computed at run time"
     return None
@@ -51,14 +54,31 @@ def _conv_claim(node: Node) -> str | None:
 
 @lowers(aten.convolution.default, support=OpSupport(FLOAT, constraint=_conv_claim))
 def _conv(b: Builder, node: Node) -> int:
-    x, weight, bias, stride, padding, dilation, _, _, groups = node.args
+    x, weight, bias, stride, padding, dilation, transposed, output_padding, groups = node.args
     params = Conv2d.Conv2dT()
-    params.weight = b.input(weight)
     params.bias = b.input(bias) if bias is not None else -1
-    params.stride, params.padding, params.dilation = list(stride), list(padding), list(dilation)
     params.groups = groups
-    out = b.value(static_sizes(node), layout=NHWC)
-    b.op(OpParams.OpParams.Conv2d, params, [b.in_layout(b.input(x), NHWC)], out)
+    params.transposed = bool(transposed)
+    params.outputPadding = list(output_padding)
+    if x.meta["val"].dim() == 4:
+        params.weight = b.input(weight)
+        params.stride, params.padding, params.dilation = list(stride), list(padding), list(dilation)
+        out = b.value(static_sizes(node), layout=NHWC)
+        b.op(OpParams.OpParams.Conv2d, params, [b.in_layout(b.input(x), NHWC)], out)
+        return out
+    # 1-D: a 2-D convolution over [N, C, 1, L] with a 1 x K kernel.
+    params.weight = b.constant(b.subgraph.constant(weight).unsqueeze(2))
+    params.stride, params.padding = [1, stride[0]], [0, padding[0]]
+    params.dilation, params.outputPadding = [1, dilation[0]], [0, *output_padding]
+    n, c, length = static_sizes(x)
+    x4 = b.value([n, c, 1, length])
+    b.op(OpParams.OpParams.Reshape, Reshape.ReshapeT(), [b.in_layout(b.input(x), PLAIN)], x4)
+    sizes = static_sizes(node)
+    out4 = b.value([sizes[0], sizes[1], 1, sizes[2]], layout=NHWC)
+    b.op(OpParams.OpParams.Conv2d, params, [b.in_layout(x4, NHWC)], out4)
+    b.clamp_op = len(b.ops) - 1
+    out = b.value(sizes)
+    b.op(OpParams.OpParams.Reshape, Reshape.ReshapeT(), [b.in_layout(out4, PLAIN)], out)
     return out
 
 

@@ -53,13 +53,6 @@ def _layer_norm_claim(node: Node) -> str | None:
     return None
 
 
-def _getitem_claim(node: Node) -> str | None:
-    source, index = node.args
-    if not isinstance(source, Node) or source.target is not aten.native_layer_norm.default:
-        return "getitem of an op the CPU backend does not lower"
-    return None if index == 0 else "only the first output of native_layer_norm is computed"
-
-
 @lowers(aten.native_layer_norm.default, support=OpSupport(FLOAT, constraint=_layer_norm_claim))
 def _layer_norm(b: Builder, node: Node) -> int:
     x, shape, weight, bias, eps = node.args
@@ -72,11 +65,6 @@ def _layer_norm(b: Builder, node: Node) -> int:
     return out
 
 
-# native_layer_norm returns (out, mean, rstd); only out is computed, and
-# getitem(., 0) names it.
-@lowers(operator.getitem, support=OpSupport(FLOAT, constraint=_getitem_claim))
-def _getitem(b: Builder, node: Node) -> int:
-    return b.of_node[node.args[0]]
 
 
 # --- reductions ----------------------------------------------------------------

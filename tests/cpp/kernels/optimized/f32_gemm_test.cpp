@@ -156,9 +156,14 @@ void expect_close(const Case& c, const float* got, const float* want, const floa
 Scalar scalar_of(const EValue& v) { return Scalar{&v}; }
 
 // Runs `c` through `config`'s driver directly and through portable, and
-// compares. ctx gives threads and temp memory (or neither).
-void check_variant(const F32GemmConfig& config, const Case& c, KernelContext* ctx) {
-  SCOPED_TRACE(std::string(config.name) + ": " + describe(c));
+// compares. ctx gives threads and temp memory (or neither). `packed`: B
+// packed once by f32_gemm_pack_weights (one B for every batch); the result
+// clamped to [low, high] in the epilogue (and the reference after it).
+void check_variant(const F32GemmConfig& config, const Case& c, KernelContext* ctx,
+                   bool packed = false, float low = -std::numeric_limits<float>::infinity(),
+                   float high = std::numeric_limits<float>::infinity()) {
+  SCOPED_TRACE(std::string(config.name) + ": " + describe(c) + (packed ? " packed" : "") +
+               " clamp [" + std::to_string(low) + ", " + std::to_string(high) + "]");
   const bool batched = c.batch > 0;
   const int32_t nb = batched ? c.batch : 1;
   const std::vector<int32_t> as = batched ? std::vector<int32_t>{c.batch, c.m, c.k}
@@ -185,6 +190,10 @@ void check_variant(const F32GemmConfig& config, const Case& c, KernelContext* ct
                         scalar_of(alpha), want.tensor());
   }
   ASSERT_FALSE(ref_ctx.failed()) << ref_ctx.message();
+  for (int64_t i = 0; i < want.tensor().numel(); ++i) {
+    float& v = want.data<float>()[i];
+    v = v < low ? low : (v > high ? high : v);
+  }
 
   F32GemmProblem p;
   p.batch = static_cast<size_t>(nb);
@@ -209,6 +218,31 @@ void check_variant(const F32GemmConfig& config, const Case& c, KernelContext* ct
   p.self_batch_stride = ss[0];
   p.self_row_stride = ss[1];
   p.self_col_stride = ss[2];
+  p.clamp_min = low;
+  p.clamp_max = high;
+  std::vector<float> packed_b;
+  if (packed) {
+    // One B shared by the batches: copy batch 0's into the others.
+    for (int32_t bi = 1; bi < nb; ++bi) {
+      std::memcpy(b.data<float>() + bi * p.k * p.n, b.data<float>(), p.k * p.n * sizeof(float));
+    }
+    packed_b.assign(f32_gemm_packed_weights_size(config, p.k, p.n) + 1, 1e30f);
+    f32_gemm_pack_weights(config, p.k, p.n, b.data<float>(), p.n, packed_b.data());
+    // Past the packed size: untouched.
+    EXPECT_EQ(packed_b.back(), 1e30f);
+    p.packed_b = packed_b.data();
+    p.b = nullptr;
+    if (batched) {
+      // The reference, again with the shared B.
+      KernelContext again;
+      portable::baddbmm_out(again, self.tensor(), a.tensor(), b.tensor(), scalar_of(beta),
+                            scalar_of(alpha), want.tensor());
+      for (int64_t i = 0; i < want.tensor().numel(); ++i) {
+        float& v = want.data<float>()[i];
+        v = v < low ? low : (v > high ? high : v);
+      }
+    }
+  }
   f32_gemm(config, p, ctx);
   if (ctx != nullptr) ASSERT_FALSE(ctx->failed()) << ctx->message();
 
@@ -394,6 +428,265 @@ TEST(F32Gemm, EmptyInnerDimension) {
     check_variant(*v, Case{0, 3, 5, 0}, nullptr);
     check_variant(*v, Case{0, 3, 5, 0, 2.0f, 0.5f, SelfKind::Row}, nullptr);
     check_variant(*v, Case{2, 3, 5, 0, 1.0f, 0.0f, SelfKind::Full, true}, nullptr);
+  }
+}
+
+// B packed once (f32_gemm_pack_weights) and a fused clamp: every path of the
+// driver (small m, K blocks, N blocks, threads) reads the packed panels.
+TEST(F32Gemm, PackedWeightsAndClamp) {
+  const Case cases[] = {
+      {0, 1, 1000, 300, 1.0f, 1.0f, SelfKind::Row},
+      {0, 3, 17, 5},
+      {0, 8, 33, 70, 1.0f, 1.0f, SelfKind::Row},
+      {0, 9, 16, 16},
+      {0, 97, 129, 65, 1.0f, 1.0f, SelfKind::Row},
+      {0, 300, 20, 600, -1.0f, 0.5f, SelfKind::Full},
+      {0, 49, 300, 600, 0.5f, 2.0f, SelfKind::Row},
+      {0, 1000, 24, 16, 1.0f, 1.0f, SelfKind::Row},
+      {3, 13, 37, 300, 1.0f, 1.0f, SelfKind::Full},
+  };
+  const float clamps[][2] = {{-std::numeric_limits<float>::infinity(),
+                              std::numeric_limits<float>::infinity()},
+                             {0.0f, std::numeric_limits<float>::infinity()},
+                             {0.0f, 0.5f},
+                             {-0.25f, 0.25f}};
+  for (const F32GemmConfig* v : supported_variants()) {
+    for (const Case& c : cases) {
+      for (const auto& clamp : clamps) {
+        contexts().for_each(
+            [&](KernelContext* ctx) { check_variant(*v, c, ctx, true, clamp[0], clamp[1]); });
+      }
+    }
+    // The clamp alone, on the packing path, and all small sizes packed.
+    check_variant(*v, Case{0, 40, 50, 30}, nullptr, false, 0.0f, 0.5f);
+    for (int32_t m = 1; m <= 13; m += 3) {
+      for (int32_t n = 1; n <= 17; ++n) {
+        for (int32_t k = 1; k <= 17; k += 4) {
+          check_variant(*v, Case{0, m, n, k}, nullptr, true, 0.0f, 0.5f);
+        }
+      }
+    }
+  }
+}
+
+TEST(F32Gemm, ClampLetsNanThrough) {
+  for (const F32GemmConfig* v : supported_variants()) {
+    // NaN in A reaches whole rows of C; the clamp keeps it NaN.
+    const size_t m = 7, n = 19, k = 5;
+    std::vector<float> a(m * k, 0.5f), b(k * n, 1.0f), c(m * n, 0.0f);
+    a[3 * k + 1] = std::numeric_limits<float>::quiet_NaN();
+    std::vector<float> packed(f32_gemm_packed_weights_size(*v, k, n));
+    f32_gemm_pack_weights(*v, k, n, b.data(), n, packed.data());
+    F32GemmProblem p;
+    p.m = m;
+    p.n = n;
+    p.k = k;
+    p.a = a.data();
+    p.lda = k;
+    p.packed_b = packed.data();
+    p.c = c.data();
+    p.ldc = n;
+    p.clamp_min = 0.0f;
+    p.clamp_max = 1.0f;
+    f32_gemm(*v, p, nullptr);
+    for (size_t i = 0; i < m; ++i) {
+      for (size_t j = 0; j < n; ++j) {
+        if (i == 3) {
+          EXPECT_TRUE(std::isnan(c[i * n + j])) << v->name << " " << i << "," << j;
+        } else {
+          EXPECT_EQ(c[i * n + j], 1.0f) << v->name << " " << i << "," << j;
+        }
+      }
+    }
+  }
+}
+
+// --- the indirect GEMM, as a convolution against portable's ---
+
+struct ConvCase {
+  int32_t batch, in_c, h, w, out_c, kh, kw;
+  int32_t stride = 1, pad = 0, dil = 1, groups = 1;
+  bool bias = true;
+  float low = -std::numeric_limits<float>::infinity();
+  float high = std::numeric_limits<float>::infinity();
+  bool transposed = false;  // conv_transpose: f32_igemm_deconv_indirection
+  int32_t out_pad = 0;      // its output_padding
+};
+
+// Runs `c` as f32_igemm per group (weights packed [(ky, kx, ci), co], the
+// indirection buffer of f32_igemm_conv_indirection) on channels-last data
+// (or f32_igemm_deconv_indirection, transposed: weights [(ky, kx, ci), co]
+// from PyTorch's [ci, co, ky, kx]) on channels-last data and compares with
+// portable's aten::convolution. Tolerance: K + 2 roundings
+// of |bias| + sum |x w| (|x| <= 1), K = kh * kw * in_c / groups.
+void check_igemm(const F32GemmConfig& config, const ConvCase& c, KernelContext* ctx) {
+  char buf[200];
+  std::snprintf(buf, sizeof(buf),
+                "%s: n %d in %d %dx%d out %d k %dx%d stride %d pad %d dil %d groups %d%s%s",
+                config.name, c.batch, c.in_c, c.h, c.w, c.out_c, c.kh, c.kw, c.stride, c.pad,
+                c.dil, c.groups, c.transposed ? " transposed" : "",
+                ctx != nullptr ? " (ctx)" : "");
+  SCOPED_TRACE(buf);
+  auto extent = [&](int32_t in, int32_t k) {
+    return c.transposed ? (in - 1) * c.stride - 2 * c.pad + c.dil * (k - 1) + c.out_pad + 1
+                        : (in + 2 * c.pad - c.dil * (k - 1) - 1) / c.stride + 1;
+  };
+  const int32_t oh = extent(c.h, c.kh), ow = extent(c.w, c.kw);
+  const int32_t cg = c.in_c / c.groups, og = c.out_c / c.groups;
+  OwnedTensor x(ScalarType::Float, {c.batch, c.in_c, c.h, c.w});
+  OwnedTensor wt(ScalarType::Float, c.transposed ? std::vector<int32_t>{c.in_c, og, c.kh, c.kw}
+                                                 : std::vector<int32_t>{c.out_c, cg, c.kh, c.kw});
+  OwnedTensor bias(ScalarType::Float, {c.out_c});
+  OwnedTensor want(ScalarType::Float, {c.batch, c.out_c, oh, ow});
+  fill_random(x, 11u + static_cast<uint32_t>(c.in_c));
+  fill_random(wt, 12u + static_cast<uint32_t>(c.out_c));
+  fill_random(bias, 13u);
+  KernelCall call;
+  call.tensor(x.tensor()).tensor(wt.tensor());
+  if (c.bias) {
+    call.tensor(bias.tensor());
+  } else {
+    call.none();
+  }
+  KernelContext ref = call.ints({c.stride, c.stride})
+                          .ints({c.pad, c.pad})
+                          .ints({c.dil, c.dil})
+                          .boolean(c.transposed)
+                          .ints({c.out_pad, c.out_pad})
+                          .integer(c.groups)
+                          .tensor(want.tensor())
+                          .run("aten::convolution.out");
+  ASSERT_FALSE(ref.failed()) << ref.message();
+
+  const size_t hw = static_cast<size_t>(c.h) * c.w, ohw = static_cast<size_t>(oh) * ow;
+  const size_t ic = static_cast<size_t>(c.in_c), oc = static_cast<size_t>(c.out_c);
+  const size_t taps = static_cast<size_t>(c.kh * c.kw);
+  std::vector<float> nhwc(static_cast<size_t>(c.batch) * hw * ic);
+  for (size_t n = 0; n < static_cast<size_t>(c.batch); ++n) {
+    for (size_t k = 0; k < ic; ++k) {
+      for (size_t p = 0; p < hw; ++p) {
+        nhwc[(n * hw + p) * ic + k] = x.data<float>()[(n * ic + k) * hw + p];
+      }
+    }
+  }
+  const size_t m = static_cast<size_t>(c.batch) * ohw;
+  std::vector<float> got(m * oc, 1e30f);
+  const F32ConvShape shape{static_cast<size_t>(c.batch), static_cast<size_t>(c.h),
+                           static_cast<size_t>(c.w),     ic,
+                           static_cast<size_t>(oh),      static_cast<size_t>(ow),
+                           static_cast<size_t>(c.kh),    static_cast<size_t>(c.kw),
+                           static_cast<size_t>(c.stride), static_cast<size_t>(c.stride),
+                           static_cast<size_t>(c.pad),   static_cast<size_t>(c.pad),
+                           static_cast<size_t>(c.dil),   static_cast<size_t>(c.dil)};
+  std::vector<float> zero(ic, 0.0f);
+  std::vector<const float*> indirection(f32_igemm_indirection_size(config, m, taps));
+  if (c.transposed) {
+    f32_igemm_deconv_indirection(config, shape, zero.data(), indirection.data());
+  } else {
+    f32_igemm_conv_indirection(config, shape, zero.data(), indirection.data());
+  }
+  const size_t k = taps * static_cast<size_t>(cg);
+  // Weight of output channel co, its group's input channel ci, tap t.
+  auto weight = [&](size_t co, size_t ci, size_t t) {
+    const size_t g = co / static_cast<size_t>(og), j = co % static_cast<size_t>(og);
+    return c.transposed
+               ? wt.data<float>()[((g * cg + ci) * static_cast<size_t>(og) + j) * taps + t]
+               : wt.data<float>()[(co * static_cast<size_t>(cg) + ci) * taps + t];
+  };
+  std::vector<float> b(k * static_cast<size_t>(og));
+  std::vector<float> packed(f32_gemm_packed_weights_size(config, k, static_cast<size_t>(og)));
+  for (int32_t g = 0; g < c.groups; ++g) {
+    for (int32_t j = 0; j < og; ++j) {
+      for (size_t ci = 0; ci < static_cast<size_t>(cg); ++ci) {
+        for (size_t t = 0; t < taps; ++t) {
+          b[(t * cg + ci) * og + j] = weight(static_cast<size_t>(g * og + j), ci, t);
+        }
+      }
+    }
+    f32_gemm_pack_weights(config, k, static_cast<size_t>(og), b.data(), static_cast<size_t>(og),
+                          packed.data());
+    F32IgemmProblem p;
+    p.m = m;
+    p.n = static_cast<size_t>(og);
+    p.kc = static_cast<size_t>(cg);
+    p.ks = taps;
+    p.indirection = indirection.data();
+    p.a_offset = reinterpret_cast<uintptr_t>(nhwc.data() + g * cg);
+    p.zero = zero.data();
+    p.packed_b = packed.data();
+    p.bias = c.bias ? bias.data<float>() + g * og : nullptr;
+    p.c = got.data() + g * og;
+    p.ldc = oc;
+    p.clamp_min = c.low;
+    p.clamp_max = c.high;
+    f32_igemm(config, p, ctx);
+  }
+
+  const double unit = std::ldexp(1.0, -24);
+  int reported = 0;
+  for (size_t n = 0; n < static_cast<size_t>(c.batch); ++n) {
+    for (size_t co = 0; co < oc; ++co) {
+      double mag = c.bias ? std::fabs(bias.data<float>()[co]) : 0.0;
+      for (size_t ci = 0; ci < static_cast<size_t>(cg); ++ci) {
+        for (size_t t = 0; t < taps; ++t) mag += std::fabs(weight(co, ci, t));
+      }
+      const double tol = (static_cast<double>(k) + 2.0) * unit * mag;
+      for (size_t p = 0; p < ohw; ++p) {
+        float w = want.data<float>()[(n * oc + co) * ohw + p];
+        w = w < c.low ? c.low : (w > c.high ? c.high : w);
+        const double g = got[(n * ohw + p) * oc + co];
+        if (!(std::fabs(g - w) <= tol) && reported++ < 5) {
+          ADD_FAILURE() << "image " << n << " channel " << co << " pixel " << p << ": got " << g
+                        << " portable " << w << " tolerance " << tol;
+        }
+      }
+    }
+  }
+}
+
+TEST(F32Igemm, ConvolutionsMatchPortable) {
+  const ConvCase cases[] = {
+      // 3x3 same-padding, channels and outputs around the tile widths.
+      {1, 5, 7, 6, 3, 3, 3, 1, 1},
+      {1, 16, 9, 9, 16, 3, 3, 1, 1},
+      {1, 17, 8, 11, 33, 3, 3, 1, 1},
+      {2, 8, 6, 6, 9, 3, 3, 2, 1},
+      // The stems: 7x7 stride 2 on 3 channels, 3x3 stride 2 on 3.
+      {1, 3, 20, 18, 64, 7, 7, 2, 3},
+      {1, 3, 15, 15, 32, 3, 3, 2, 1},
+      // 1x1 stride 2 (ResNet's downsampling), unpadded 5x5, dilation.
+      {1, 24, 10, 10, 40, 1, 1, 2, 0},
+      {1, 6, 9, 9, 10, 5, 5, 1, 0},
+      {1, 7, 11, 11, 12, 3, 3, 1, 2, 2},
+      // Groups, no bias, several N blocks of a large K.
+      {1, 24, 7, 7, 36, 3, 3, 1, 1, 1, 4},
+      {2, 12, 5, 5, 12, 3, 3, 1, 1, 1, 3, false},
+      {1, 160, 5, 5, 200, 3, 3, 1, 1},
+  };
+  WorkerPool pool(2);
+  KernelContext pooled(nullptr, &pool);
+  for (const F32GemmConfig* v : supported_variants()) {
+    for (const ConvCase& c : cases) {
+      check_igemm(*v, c, nullptr);
+      check_igemm(*v, c, &pooled);
+    }
+    // Transposed: U-Net's 2x2 stride 2, 3x3 with padding and output_padding,
+    // dilation, groups.
+    ConvCase deconvs[] = {{1, 8, 5, 4, 6, 2, 2, 2},       {2, 5, 4, 6, 7, 3, 3, 2, 1},
+                          {1, 6, 5, 5, 9, 3, 3, 1, 1},    {1, 4, 3, 7, 5, 4, 3, 3, 2, 2},
+                          {1, 12, 4, 4, 8, 3, 3, 2, 1, 1, 4}, {1, 17, 6, 6, 33, 1, 1}};
+    deconvs[1].out_pad = 1;
+    deconvs[4].out_pad = 1;
+    for (ConvCase& c : deconvs) {
+      c.transposed = true;
+      check_igemm(*v, c, nullptr);
+      check_igemm(*v, c, &pooled);
+    }
+    ConvCase relu6{1, 10, 8, 8, 21, 3, 3, 1, 1};
+    relu6.low = 0.0f;
+    relu6.high = 0.6f;
+    check_igemm(*v, relu6, nullptr);
+    check_igemm(*v, relu6, &pooled);
   }
 }
 
