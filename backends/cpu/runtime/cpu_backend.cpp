@@ -22,6 +22,11 @@ Factory factory_for(cpu_fb::OpParams type) {
     case cpu_fb::OpParams::Unary: return make_unary;
     case cpu_fb::OpParams::ToLayout: return make_to_layout;
     case cpu_fb::OpParams::Reshape: return make_reshape;
+    case cpu_fb::OpParams::Permute: return make_permute;
+    case cpu_fb::OpParams::Concat: return make_concat;
+    case cpu_fb::OpParams::Embedding: return make_embedding;
+    case cpu_fb::OpParams::MatMul: return make_matmul;
+    case cpu_fb::OpParams::Attention: return make_attention;
     default: return nullptr;
   }
 }
@@ -54,7 +59,13 @@ Error read_values(const cpu_fb::Graph* graph, Delegate* d) {
     info.kind = static_cast<ValueKind>(value->kind());
     info.index = value->index();
     info.offset = value->offset();
-    EMBER_CHECK_OR_RETURN(info.layout == Layout::Plain || (info.layout == Layout::NHWC && info.dim == 4),
+    info.dtype = static_cast<DataType>(value->dtype());
+    EMBER_CHECK_OR_RETURN(info.dtype <= DataType::Int32, Error::InvalidProgram,
+                          "%s: value %zu has unknown dtype %d", kName, v,
+                          static_cast<int>(info.dtype));
+    const size_t elem = element_size(info.dtype);
+    EMBER_CHECK_OR_RETURN(info.layout == Layout::Plain || (info.layout == Layout::NHWC && info.dim == 4 &&
+                                                           info.dtype == DataType::Float32),
                           Error::InvalidProgram, "%s: value %zu has a bad layout", kName, v);
     switch (info.kind) {
       case ValueKind::Input:
@@ -72,14 +83,14 @@ Error read_values(const cpu_fb::Graph* graph, Delegate* d) {
                               "%s: value %zu is constant %u of %zu", kName, v, info.index,
                               num_constants);
         const auto* data = graph->constants()->Get(info.index)->data();
-        EMBER_CHECK_OR_RETURN(data != nullptr && data->size() == info.numel * sizeof(float),
-                              Error::InvalidProgram, "%s: constant %u does not hold %zu floats",
+        EMBER_CHECK_OR_RETURN(data != nullptr && data->size() == info.numel * elem,
+                              Error::InvalidProgram, "%s: constant %u does not hold %zu elements",
                               kName, info.index, info.numel);
         break;
       }
       case ValueKind::Scratch:
         EMBER_CHECK_OR_RETURN(info.offset <= graph->scratch_bytes() &&
-                                  info.numel * sizeof(float) <= graph->scratch_bytes() - info.offset,
+                                  info.numel * elem <= graph->scratch_bytes() - info.offset,
                               Error::InvalidProgram, "%s: value %zu lies outside the scratch memory",
                               kName, v);
         EMBER_CHECK_OR_RETURN(info.offset % 16 == 0, Error::InvalidProgram,
@@ -197,10 +208,13 @@ Error CpuBackend::execute(BackendExecutionContext& context, DelegateHandle* hand
         const size_t arg = info.kind == ValueKind::Input ? info.index : d.num_inputs + info.index;
         if (!args[arg]->is_tensor()) return Error::InvalidArgument;
         Tensor& t = args[arg]->to_tensor();
-        if (t.scalar_type() != ScalarType::Float || static_cast<size_t>(t.numel()) != info.numel ||
+        const ScalarType expected = info.dtype == DataType::Int64   ? ScalarType::Long
+                                    : info.dtype == DataType::Int32 ? ScalarType::Int
+                                                                    : ScalarType::Float;
+        if (t.scalar_type() != expected || static_cast<size_t>(t.numel()) != info.numel ||
             !t.is_contiguous_dim_order()) {
-          EMBER_LOG(Error, "%s: argument %zu is not a contiguous float tensor of %zu elements",
-                    kName, arg, info.numel);
+          EMBER_LOG(Error, "%s: argument %zu is not a contiguous %s tensor of %zu elements",
+                    kName, arg, scalar_type_name(expected), info.numel);
           return Error::InvalidArgument;
         }
         d.data[v] = t.mutable_data_ptr<float>();
@@ -218,6 +232,12 @@ Error CpuBackend::execute(BackendExecutionContext& context, DelegateHandle* hand
   KernelContext kernel_context(nullptr, context.thread_pool());
   const ExecState state{d.data, context.thread_pool(), &kernel_context, op_temp};
   for (size_t i = 0; i < d.num_ops; ++i) d.ops[i]->run(state);
+  // An op that found bad data (an embedding index out of range) failed the
+  // kernel context; its output is defined (zeros) but the call is an error.
+  if (kernel_context.failed()) {
+    EMBER_LOG(Error, "%s: %s", kName, kernel_context.message());
+    return kernel_context.error();
+  }
   return Error::Ok;
 }
 

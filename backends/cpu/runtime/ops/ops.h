@@ -33,6 +33,11 @@ Result<CpuOp*> make_binary(const BuildContext& ctx, const cpu_fb::Op* op);
 Result<CpuOp*> make_unary(const BuildContext& ctx, const cpu_fb::Op* op);
 Result<CpuOp*> make_to_layout(const BuildContext& ctx, const cpu_fb::Op* op);
 Result<CpuOp*> make_reshape(const BuildContext& ctx, const cpu_fb::Op* op);
+Result<CpuOp*> make_permute(const BuildContext& ctx, const cpu_fb::Op* op);
+Result<CpuOp*> make_concat(const BuildContext& ctx, const cpu_fb::Op* op);
+Result<CpuOp*> make_embedding(const BuildContext& ctx, const cpu_fb::Op* op);
+Result<CpuOp*> make_matmul(const BuildContext& ctx, const cpu_fb::Op* op);
+Result<CpuOp*> make_attention(const BuildContext& ctx, const cpu_fb::Op* op);
 
 // Applies a fused clamp to n floats (nothing when the bounds are infinite).
 void clamp_in_place(float* data, size_t n, float low, float high);

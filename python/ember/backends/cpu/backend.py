@@ -7,7 +7,16 @@ from collections.abc import Mapping
 from torch.fx import Node
 
 from ember.backends.backend import Backend, check_op_support
-from ember.backends.cpu import lowering, ops_elementwise, ops_gemm, ops_layout  # noqa: F401
+from ember.backends.cpu import (  # noqa: F401
+    lowering,
+    ops_attention,
+    ops_elementwise,
+    ops_gemm,
+    ops_layout,
+    ops_matmul,
+    ops_misc,
+    ops_static,
+)
 from ember.passes.graph import ProgramGraph
 
 
@@ -17,6 +26,10 @@ class CpuBackend(Backend):
     id = "EmberCpuBackend"
 
     def check_node(self, node: Node, program: ProgramGraph) -> str | None:
+        # A node inside a pattern that lowers as one op (attention) is run
+        # as part of it, whether or not its op is supported on its own.
+        if any(claims(node, program) for claims in lowering.CLAIMS):
+            return None
         return check_op_support(node, lowering.SUPPORT)
 
     def preprocess(self, subgraph: ProgramGraph, compile_specs: Mapping[str, bytes]) -> bytes:

@@ -1,0 +1,350 @@
+"""The CPU backend on transformers, against eager PyTorch at 1 and 2 threads:
+products of two runtime values (MatMul), views and layout ops, embeddings,
+attention fused into one op (flash-style kernel) for several lengths, heads,
+head dims and masks, and four small transformer models.
+
+Softmax, LayerNorm, RMSNorm and reductions are another op family's work:
+until it lands, the model cases expect exactly those ops to stay portable
+(EXPECTED_PORTABLE) and everything else to run on the backend."""
+
+import math
+
+import ember
+import pytest
+import torch
+from conftest import assert_matches_eager
+from ember.backends.cpu import CpuBackend
+from ember.cpu_fb import Graph, OpParams
+
+F = torch.nn.functional
+OP_NAMES = {v: k for k, v in vars(OpParams.OpParams).items() if not k.startswith("_")}
+
+# What the model cases may leave on portable kernels for now: the norms and
+# reductions of the vector-math family (LayerNorm; RMSNorm as pow, mean,
+# rsqrt and a weight multiply whose first operand broadcasts; mean pooling).
+EXPECTED_PORTABLE = {"aten::native_layer_norm.default", "aten::pow.Tensor_Scalar",
+                     "aten::mean.dim", "aten::rsqrt.default", "aten::mul.Tensor"}
+
+
+class RecordingCpuBackend(CpuBackend):
+    """The CPU backend, keeping the op kinds of every blob it lowers."""
+
+    def __init__(self):
+        super().__init__()
+        self.ops: list[str] = []
+
+    def preprocess(self, subgraph, compile_specs):
+        blob = super().preprocess(subgraph, compile_specs)
+        graph = Graph.Graph.GetRootAs(blob, 0)
+        self.ops += [OP_NAMES[graph.Ops(i).ParamsType()] for i in range(graph.OpsLength())]
+        return blob
+
+
+def run(model, inputs, tmp_pte, threads=(1, 2), atol=1e-4):
+    """Exports with the CPU backend, runs at each thread count, compares with
+    eager; returns the backend (its op kinds) and the program (its report)."""
+    backend = RecordingCpuBackend()
+    model = model.eval()
+    program = ember.export(model, inputs, backends=[backend])
+    program.save(tmp_pte)
+    with torch.no_grad():
+        expected = model(*inputs)
+    expected = expected if isinstance(expected, tuple) else (expected,)
+    for t in threads:
+        actual = ember.runtime.load(tmp_pte, threads=t).forward(*inputs)
+        actual = actual if isinstance(actual, tuple) else (actual,)
+        assert len(actual) == len(expected)
+        for a, e in zip(actual, expected):
+            assert_matches_eager(a, e, atol=atol)
+    return backend, program
+
+
+def portable_ops(program) -> set[str]:
+    return {p.op for p in program.placements if p.where == "portable"}
+
+
+# --- products of runtime values ---
+
+class BatchedProducts(torch.nn.Module):
+    """bmm/matmul of activations: plain, a transposed operand (read in place),
+    a broadcast batch, 4-D with a head split."""
+
+    def forward(self, x, y, w):
+        a = torch.bmm(x, y)                        # [4, 9, 5] @ [4, 5, 7]
+        b = torch.bmm(x, x.transpose(1, 2))        # transposed right operand
+        c = torch.bmm(y.transpose(1, 2), y)        # transposed left operand
+        d = torch.matmul(x, w)                     # [4, 9, 5] @ [1, 5, 3]: broadcast batch
+        h = x.reshape(2, 2, 9, 5)
+        e = torch.matmul(h, h.transpose(-1, -2))   # 4-D
+        return a, b, c, d, e
+
+
+def test_products_of_runtime_values(tmp_pte):
+    torch.manual_seed(0)
+    x, y, w = torch.randn(4, 9, 5), torch.randn(4, 5, 7), torch.randn(1, 5, 3)
+    backend, program = run(BatchedProducts(), (x, y, w), tmp_pte)
+    assert "MatMul" in backend.ops
+    assert not any("bmm" in op for op in portable_ops(program)), program.report()
+
+
+# --- layout ---
+
+class Layouts(torch.nn.Module):
+    def forward(self, x, y):
+        a = x.permute(2, 0, 1).contiguous() * 2.0         # a transpose, copied
+        b = x[:, 1:5:2, :] + 1.0                          # a strided slice
+        c = x[:, 3] - 1.0                                 # select
+        d = torch.cat([x, y, x], dim=1) * 1.5             # concat
+        e = x.unsqueeze(1).expand(2, 3, 6, 4).reshape(6, 6, 4) + 0.0  # expand
+        f = x.reshape(2, 24).t().contiguous() + 0.0       # reshape of a transpose
+        g = x.view(2, 6, 2, 2).transpose(1, 2).squeeze(0) if x.shape[0] == 1 else x.flatten(1)
+        return a, b, c, d, e, f, g + 0.0, -x
+
+
+def test_layout_ops(tmp_pte):
+    torch.manual_seed(1)
+    x, y = torch.randn(2, 6, 4), torch.randn(2, 3, 4)
+    backend, program = run(Layouts(), (x, y), tmp_pte)
+    assert portable_ops(program) == set(), program.report()
+    assert {"Permute", "Concat"} <= set(backend.ops)
+
+
+class PatchTokens(torch.nn.Module):
+    """ViT's patch embedding: a convolution (channels-last on the backend),
+    flattened and transposed into tokens (a view of the NHWC data: no copy),
+    a class token prepended, the class token selected at the end."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 8, 4, stride=4)
+        self.cls = torch.nn.Parameter(torch.randn(1, 1, 8))
+        self.pos = torch.nn.Parameter(torch.randn(1, 17, 8))
+
+    def forward(self, x):
+        tokens = self.conv(x).flatten(2).transpose(1, 2)
+        tokens = torch.cat([self.cls.expand(x.shape[0], -1, -1), tokens], dim=1) + self.pos
+        return tokens[:, 0] * 2.0, tokens
+
+
+def test_patch_tokens(tmp_pte):
+    torch.manual_seed(2)
+    backend, program = run(PatchTokens(), (torch.randn(1, 3, 16, 16),), tmp_pte)
+    assert portable_ops(program) == set(), program.report()
+    # The token view of the convolution's channels-last output is an alias:
+    # the only layout change is the image's, into the convolution.
+    assert backend.ops.count("ToLayout") == 1, backend.ops
+
+
+class Lookup(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.table = torch.nn.Embedding(50, 16)
+
+    def forward(self, ids):
+        return self.table(ids) * 2.0
+
+
+@pytest.mark.parametrize("dtype", [torch.int64, torch.int32])
+def test_embedding(dtype, tmp_pte):
+    torch.manual_seed(3)
+    ids = torch.randint(0, 50, (2, 7), dtype=dtype)
+    backend, program = run(Lookup(), (ids,), tmp_pte)
+    assert "Embedding" in backend.ops and portable_ops(program) == set(), program.report()
+
+
+def test_embedding_index_out_of_range_fails_the_call(tmp_pte):
+    model = Lookup().eval()
+    ember.export(model, (torch.zeros(1, 3, dtype=torch.long),), backends=[CpuBackend()]).save(tmp_pte)
+    with pytest.raises(ValueError, match="InvalidArgument"):
+        ember.runtime.load(tmp_pte).forward(torch.tensor([[1, 50, 2]]))
+
+
+# --- attention ---
+
+class Sdpa(torch.nn.Module):
+    """Multi-head attention through scaled_dot_product_attention (Ember's
+    decomposition: matmul, scale, masked_fill or add, softmax, matmul)."""
+
+    def __init__(self, dim, heads, causal=False, scale=None):
+        super().__init__()
+        self.qkv, self.out = torch.nn.Linear(dim, 3 * dim), torch.nn.Linear(dim, dim)
+        self.heads, self.causal, self.scale = heads, causal, scale
+
+    def forward(self, x, mask=None):
+        b, n, d = x.shape
+        q, k, v = (t.view(b, n, self.heads, d // self.heads).transpose(1, 2)
+                   for t in self.qkv(x).split(d, -1))
+        y = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=self.causal,
+                                           scale=self.scale)
+        return self.out(y.transpose(1, 2).reshape(b, n, d))
+
+
+class EagerAttention(torch.nn.Module):
+    """HF's eager form: q @ k^T / sqrt(d) + mask, softmax, @ v; separate
+    projections, a static all-zero padding mask built from arange."""
+
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.q, self.k, self.v = (torch.nn.Linear(dim, dim) for _ in range(3))
+        self.heads = heads
+
+    def forward(self, x):
+        b, n, d = x.shape
+        split = lambda t: t.view(b, n, self.heads, -1).permute(0, 2, 1, 3)  # noqa: E731
+        q, k, v = split(self.q(x)), split(self.k(x)), split(self.v(x))
+        keep = (torch.arange(n) >= 0)[None, None, :, None].expand(b, 1, n, n)
+        mask = torch.where(keep, 0.0, torch.finfo(torch.float32).min)
+        scores = torch.matmul(q, k.transpose(2, 3)) / math.sqrt(d // self.heads) + mask
+        y = torch.matmul(scores.softmax(-1), v)
+        return y.permute(0, 2, 1, 3).contiguous().view(b, n, d)
+
+
+def assert_fused(backend, program):
+    assert backend.ops.count("Attention") >= 1, backend.ops
+    assert "MatMul" not in backend.ops, backend.ops
+    assert portable_ops(program) == set(), program.report()
+
+
+@pytest.mark.parametrize("length", [1, 7, 64, 130, 300])
+@pytest.mark.parametrize("causal", [False, True])
+def test_attention_lengths(length, causal, tmp_pte):
+    torch.manual_seed(length)
+    backend, program = run(Sdpa(32, 2, causal=causal), (torch.randn(1, length, 32),), tmp_pte)
+    assert_fused(backend, program)
+
+
+@pytest.mark.parametrize("dim,heads", [(8, 1), (48, 6), (128, 2), (96, 3)])
+def test_attention_heads_and_head_dims(dim, heads, tmp_pte):
+    torch.manual_seed(dim)
+    backend, program = run(Sdpa(dim, heads, scale=0.3), (torch.randn(1, 19, dim),), tmp_pte)
+    assert_fused(backend, program)
+
+
+@pytest.mark.parametrize("shape", [(1, 1, 23, 23), (23, 23), (2, 1, 23, 23), (2, 4, 23, 23)])
+def test_attention_additive_mask_input(shape, tmp_pte):
+    torch.manual_seed(4)
+    x, mask = torch.randn(2, 23, 32), torch.randn(shape)
+    mask[..., 5] = float("-inf")
+    backend, program = run(Sdpa(32, 4), (x, mask), tmp_pte)
+    assert_fused(backend, program)
+
+
+def test_attention_static_bool_mask(tmp_pte):
+    class Windowed(Sdpa):
+        def forward(self, x):
+            n = x.shape[1]
+            i = torch.arange(n)
+            window = (i[:, None] - i[None, :]).abs() <= 3   # a constant, not causal
+            return super().forward(x, window)
+
+    backend, program = run(Windowed(32, 2), (torch.randn(1, 20, 32),), tmp_pte)
+    assert_fused(backend, program)
+
+
+def test_attention_batch_and_eager_form(tmp_pte):
+    torch.manual_seed(5)
+    backend, program = run(EagerAttention(48, 4), (torch.randn(2, 33, 48),), tmp_pte)
+    assert_fused(backend, program)
+    backend, program = run(EagerAttention(48, 4), (torch.randn(1, 33, 48),), tmp_pte)
+    assert_fused(backend, program)
+    # Batch 1: the head split and merge are read and written in place.
+    assert "Permute" not in backend.ops, backend.ops
+
+
+def test_attention_probabilities_used_elsewhere_stay_unfused(tmp_pte):
+    class Probs(torch.nn.Module):
+        def forward(self, q, k, v):
+            p = (q @ k.transpose(-1, -2)).softmax(-1)
+            return p @ v, p.sum(-1)
+
+    torch.manual_seed(6)
+    q, k, v = torch.randn(1, 2, 9, 8), torch.randn(1, 2, 9, 8), torch.randn(1, 2, 9, 8)
+    backend, _ = run(Probs(), (q, k, v), tmp_pte)
+    assert "Attention" not in backend.ops
+
+
+def test_malformed_attention_blob_fails_at_init(tmp_pte, monkeypatch):
+    from ember.backends.cpu import ops_attention
+
+    original = ops_attention._split
+
+    def out_of_bounds(view, heads):
+        strides = original(view, heads)
+        return (strides[0], strides[1], strides[2] * 1000, strides[3])
+
+    monkeypatch.setattr(ops_attention, "_split", out_of_bounds)
+    model = Sdpa(16, 2).eval()
+    ember.export(model, (torch.randn(1, 9, 16),), backends=[CpuBackend()]).save(tmp_pte)
+    with pytest.raises(ValueError, match="cannot initialise"):
+        ember.runtime.load(tmp_pte)
+
+
+# --- models at small sizes ---
+
+def tiny_bert():
+    from transformers import BertConfig, BertModel
+    config = BertConfig(vocab_size=120, hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
+                        intermediate_size=128, max_position_embeddings=64,
+                        attn_implementation="eager")
+    model = BertModel(config, add_pooling_layer=False)
+    return Wrapped(model, "last_hidden_state"), (torch.randint(0, 120, (1, 24)),)
+
+
+def tiny_minilm():
+    """MiniLM's shape at small size: a BERT encoder, mean-pooled."""
+    from transformers import BertConfig, BertModel
+    config = BertConfig(vocab_size=100, hidden_size=48, num_hidden_layers=2, num_attention_heads=12,
+                        intermediate_size=96, max_position_embeddings=64,
+                        attn_implementation="eager")
+    return MeanPooled(BertModel(config)), (torch.randint(0, 100, (1, 20)),)
+
+
+def tiny_vit():
+    from transformers import ViTConfig, ViTModel
+    config = ViTConfig(hidden_size=48, num_hidden_layers=2, num_attention_heads=3,
+                       intermediate_size=96, image_size=32, patch_size=8,
+                       attn_implementation="eager")
+    return Wrapped(ViTModel(config, add_pooling_layer=False), "last_hidden_state"), \
+        (torch.randn(1, 3, 32, 32),)
+
+
+def tiny_llama():
+    from transformers import LlamaConfig, LlamaForCausalLM
+    config = LlamaConfig(vocab_size=200, hidden_size=64, intermediate_size=96, num_hidden_layers=2,
+                         num_attention_heads=4, num_key_value_heads=4, max_position_embeddings=64,
+                         use_cache=False, attn_implementation="eager")
+    return Wrapped(LlamaForCausalLM(config), "logits", {"use_cache": False}), \
+        (torch.randint(0, 200, (1, 16)),)
+
+
+class Wrapped(torch.nn.Module):
+    def __init__(self, model, field, kwargs=None):
+        super().__init__()
+        self.model, self.field, self.kwargs = model, field, kwargs or {}
+
+    def forward(self, x):
+        return getattr(self.model(x, **self.kwargs), self.field)
+
+
+class MeanPooled(torch.nn.Module):
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, ids):
+        return self.model(ids).last_hidden_state.mean(dim=1)
+
+
+MODELS = {"bert": tiny_bert, "minilm": tiny_minilm, "vit": tiny_vit, "llama": tiny_llama}
+
+
+@pytest.mark.parametrize("name", list(MODELS))
+def test_small_transformer_models(name, tmp_pte):
+    torch.manual_seed(7)
+    model, inputs = MODELS[name]()
+    backend, program = run(model, inputs, tmp_pte)
+    left = portable_ops(program)
+    assert left <= EXPECTED_PORTABLE, program.report()
+    # Every attention runs as one op, and no product of activations is left.
+    assert backend.ops.count("Attention") == 2, backend.ops
+    assert "MatMul" not in backend.ops, backend.ops
