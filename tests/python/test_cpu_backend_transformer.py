@@ -8,6 +8,9 @@ until it lands, the model cases expect exactly those ops to stay portable
 (EXPECTED_PORTABLE) and everything else to run on the backend."""
 
 import math
+import os
+import subprocess
+import sys
 
 import ember
 import pytest
@@ -190,7 +193,7 @@ class EagerAttention(torch.nn.Module):
 
     def forward(self, x):
         b, n, d = x.shape
-        split = lambda t: t.view(b, n, self.heads, -1).permute(0, 2, 1, 3)  # noqa: E731
+        split = lambda t: t.view(b, n, self.heads, -1).permute(0, 2, 1, 3)
         q, k, v = split(self.q(x)), split(self.k(x)), split(self.v(x))
         keep = (torch.arange(n) >= 0)[None, None, :, None].expand(b, 1, n, n)
         mask = torch.where(keep, 0.0, torch.finfo(torch.float32).min)
@@ -348,3 +351,45 @@ def test_small_transformer_models(name, tmp_pte):
     # Every attention runs as one op, and no product of activations is left.
     assert backend.ops.count("Attention") == 2, backend.ops
     assert "MatMul" not in backend.ops, backend.ops
+
+
+# --- the per-op profile ---
+
+_PROFILE_SCRIPT = """
+import sys, torch, ember
+module = ember.runtime.load(sys.argv[1], threads=2)
+for _ in range(3):
+    module.forward(torch.randn(1, 40, 32))
+del module
+"""
+
+
+def _profile_lines(tmp_pte, env_value):
+    env = {k: v for k, v in os.environ.items() if k != "EMBER_CPU_PROFILE"}
+    if env_value is not None:
+        env["EMBER_CPU_PROFILE"] = env_value
+    done = subprocess.run([sys.executable, "-c", _PROFILE_SCRIPT, tmp_pte], env=env, check=False,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return [line.split("cpu profile: ", 1)[1] for line in done.stderr.splitlines()
+            if "cpu profile: " in line]
+
+
+def test_profile_table_per_op_kind(tmp_pte):
+    backend, _ = run(Sdpa(32, 2, causal=True), (torch.randn(1, 40, 32),), tmp_pte, threads=(1,))
+    # Off (the default): not a line.
+    assert _profile_lines(tmp_pte, None) == []
+    assert _profile_lines(tmp_pte, "0") == []
+    lines = _profile_lines(tmp_pte, "1")
+    assert lines[0].startswith(f"delegate of {len(backend.ops)} ops, 3 executes"), lines
+    rows = {line.split()[0]: line.split() for line in lines[2:]}
+    # One row per op kind: calls = ops of that kind x executes; shares sum to 100%.
+    assert set(rows) == set(backend.ops), lines
+    for kind, row in rows.items():
+        assert int(row[1]) == 3 * backend.ops.count(kind), row
+        assert float(row[2]) >= 0.0
+    assert abs(sum(float(row[3].rstrip("%")) for row in rows.values()) - 100.0) < 0.5, lines
+    # "ops": a line per op as well.
+    lines = _profile_lines(tmp_pte, "ops")
+    per_op = [line.split() for line in lines if line.startswith("op ") and line.split()[1].isdigit()]
+    assert [row[2] for row in per_op] == backend.ops, lines

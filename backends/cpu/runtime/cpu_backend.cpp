@@ -4,6 +4,7 @@
 #include <new>
 
 #include "backends/cpu/runtime/ops/ops.h"
+#include "backends/cpu/runtime/profile.h"
 #include "backends/cpu/schema/cpu_delegate_generated.h"
 #include "runtime/core/log.h"
 
@@ -121,6 +122,10 @@ void clamp_in_place(float* data, size_t n, float low, float high) {
 }
 
 Delegate::~Delegate() {
+  if (profile != nullptr) {
+    log_profile(*this);
+    delete profile;
+  }
   for (size_t i = 0; i < num_ops; ++i) delete ops[i];
   delete[] ops;
   delete[] values;
@@ -180,6 +185,7 @@ Result<DelegateHandle*> CpuBackend::init(BackendInitContext& context, FreeableBu
     delete d;
     return err;
   }
+  d->profile = make_profile(*d, graph);
   d->blob = static_cast<FreeableBuffer&&>(*processed);
   // Scratch values, then the largest op temp, each 64-byte aligned.
   context.request_temp_bytes((d->scratch_bytes + 63) / 64 * 64 + d->op_temp_bytes + 128);
@@ -231,7 +237,11 @@ Error CpuBackend::execute(BackendExecutionContext& context, DelegateHandle* hand
   }
   KernelContext kernel_context(nullptr, context.thread_pool());
   const ExecState state{d.data, context.thread_pool(), &kernel_context, op_temp};
-  for (size_t i = 0; i < d.num_ops; ++i) d.ops[i]->run(state);
+  if (d.profile == nullptr) {
+    for (size_t i = 0; i < d.num_ops; ++i) d.ops[i]->run(state);
+  } else {
+    run_profiled(d, state);
+  }
   // An op that found bad data (an embedding index out of range) failed the
   // kernel context; its output is defined (zeros) but the call is an error.
   if (kernel_context.failed()) {

@@ -60,6 +60,8 @@ class CpuOp {
   }
 };
 
+struct DelegateProfile;
+
 struct Delegate {
   ValueInfo* values = nullptr;
   size_t num_values = 0;
@@ -71,6 +73,7 @@ struct Delegate {
   uint64_t scratch_bytes = 0;
   size_t op_temp_bytes = 0;
   FreeableBuffer blob;  // kept: constants are read in place
+  DelegateProfile* profile = nullptr;  // EMBER_CPU_PROFILE only (profile.h)
   ~Delegate();
 };
 

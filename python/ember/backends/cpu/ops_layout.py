@@ -76,7 +76,7 @@ def view_of(b: Builder, value_id: int) -> View:
     value = b.values[value_id]
     sizes = tuple(value.sizes)
     if value.layout == NHWC:
-        n, c, h, w = sizes
+        _, c, h, w = sizes
         return View(value_id, 0, sizes, (c * h * w, 1, w * c, c))
     return View(value_id, 0, sizes, contiguous_strides(sizes))
 
