@@ -90,6 +90,33 @@ def test_products_of_runtime_values(tmp_pte):
     assert not any("bmm" in op for op in portable_ops(program)), program.report()
 
 
+class MatrixProducts(torch.nn.Module):
+    """mm of two activations (not a linear layer): plain, a transposed operand
+    with a fused relu, 3-D @ 2-D (a view and an mm), and the Gram matrix of a
+    convolution's tokens (views of channels-last data)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 6, 2, stride=2)
+
+    def forward(self, x, y, z, image):
+        a = torch.mm(x, y)                         # [9, 5] @ [5, 7]
+        b = torch.relu(x @ x.t())                  # [9, 5] @ [5, 9], relu fused
+        c = z @ y                                  # [2, 9, 5] @ [5, 7]
+        tokens = self.conv(image).flatten(2).transpose(1, 2)  # [1, 16, 6]
+        d = tokens @ tokens.transpose(1, 2)
+        return a, b, c, d
+
+
+def test_matrix_products_of_runtime_values(tmp_pte):
+    torch.manual_seed(8)
+    inputs = (torch.randn(9, 5), torch.randn(5, 7), torch.randn(2, 9, 5), torch.randn(1, 3, 8, 8))
+    backend, program = run(MatrixProducts(), inputs, tmp_pte)
+    assert backend.ops.count("MatMul") == 4, backend.ops
+    assert "Unary" not in backend.ops, backend.ops  # the relu is the product's clamp
+    assert portable_ops(program) == set(), program.report()
+
+
 # --- layout ---
 
 class Layouts(torch.nn.Module):

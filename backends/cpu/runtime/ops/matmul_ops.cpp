@@ -2,6 +2,7 @@
 // Each operand is read in place through its strides when its rows are
 // contiguous (any row and batch stride, 0 for a broadcast batch); otherwise
 // (a transposed operand) it is first copied dense into op temp memory.
+#include <cmath>
 #include <cstring>
 #include <new>
 
@@ -32,6 +33,7 @@ class MatMulOp final : public CpuOp {
   Operand a, b;
   uint32_t out;
   int64_t batch, m, k, n;
+  float low = -INFINITY, high = INFINITY;  // a fused relu or clamp (mm)
 
   size_t temp_bytes(size_t) const override {
     return (a.temp_floats() + b.temp_floats()) * sizeof(float) + 64;
@@ -57,6 +59,7 @@ class MatMulOp final : public CpuOp {
     p.ldc = static_cast<size_t>(n);
     p.c_batch_stride = static_cast<size_t>(m * n);
     f32_gemm(f32_gemm_config(), p, state.kernel_context);
+    clamp_in_place(state.data[out], static_cast<size_t>(batch * m * n), low, high);
   }
 
  private:
@@ -140,6 +143,7 @@ Result<CpuOp*> make_matmul(const BuildContext& ctx, const cpu_fb::Op* op) {
   made->m = m;
   made->k = k;
   made->n = n;
+  BuildContext::clamp_bounds(op, &made->low, &made->high);
   if (batch == 0 || k == 0) {
     // Nothing to read: an empty output, or zeros (f32_gemm writes them).
     made->a = Operand{v.in[0], 0, {0, 0, 1}, m, k, 1, false};
