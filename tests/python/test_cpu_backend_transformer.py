@@ -139,6 +139,25 @@ def test_layout_ops(tmp_pte):
     assert {"Permute", "Concat"} <= set(backend.ops)
 
 
+class Pads(torch.nn.Module):
+    """F.pad in constant mode: the last dims, every dim, a crop (negative
+    pad), a fill value, a pad of a transposed view."""
+
+    def forward(self, x):
+        a = F.pad(x, (1, 2, 0, 3)) * 1.0
+        b = F.pad(x, (2, 0, 1, 1, 0, 2), value=0.5) + 0.0
+        c = F.pad(x, (-1, 2, 1, -2), value=-3.0) * 2.0
+        d = F.pad(x.transpose(1, 2), (0, 1)) - 1.0
+        return a, b, c, d
+
+
+def test_constant_pad(tmp_pte):
+    torch.manual_seed(9)
+    backend, program = run(Pads(), (torch.randn(2, 5, 7),), tmp_pte)
+    assert backend.ops.count("Pad") == 4, backend.ops
+    assert portable_ops(program) == set(), program.report()
+
+
 class PatchTokens(torch.nn.Module):
     """ViT's patch embedding: a convolution (channels-last on the backend),
     flattened and transposed into tokens (a view of the NHWC data: no copy),

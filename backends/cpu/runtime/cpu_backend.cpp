@@ -28,6 +28,7 @@ Factory factory_for(cpu_fb::OpParams type) {
     case cpu_fb::OpParams::Embedding: return make_embedding;
     case cpu_fb::OpParams::MatMul: return make_matmul;
     case cpu_fb::OpParams::Attention: return make_attention;
+    case cpu_fb::OpParams::Pad: return make_pad;
     default: return nullptr;
   }
 }

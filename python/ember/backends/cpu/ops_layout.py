@@ -1,5 +1,6 @@
 """Layout operations: views (reshape, permute, transpose, expand, slice,
-select, squeeze, unsqueeze, clone), concatenation and embedding lookups.
+select, squeeze, unsqueeze, clone), concatenation, constant padding and
+embedding lookups.
 
 A view's result is recorded as a `View`: which value's memory holds its
 elements and at which strides. Views compose, so a chain (view, permute,
@@ -31,7 +32,7 @@ from ember.backends.cpu.lowering import (
     lowers,
     static_sizes,
 )
-from ember.cpu_fb import Concat, Embedding, OpParams, Permute
+from ember.cpu_fb import Concat, Embedding, OpParams, Pad, Permute
 
 aten = torch.ops.aten
 
@@ -208,6 +209,27 @@ def _cat(b: Builder, node: Node) -> int:
 def materialize_plain(b: Builder, node: Node) -> int:
     """node's value, plain (row-major): NHWC converted once."""
     return b.in_layout(b.input(node), PLAIN)
+
+
+# --- constant padding ---
+
+def _pad_claim(node: Node) -> str | None:
+    pads = node.args[1]
+    if len(pads) % 2 or len(pads) > 2 * node.args[0].meta["val"].dim():
+        return "more pads than dims"
+    if node.meta["val"].dim() < 1:
+        return "a 0-d tensor"
+    return None
+
+
+@lowers(aten.constant_pad_nd.default, support=OpSupport(FLOAT, constraint=_pad_claim))
+def _pad(b: Builder, node: Node) -> int:
+    params = Pad.PadT()
+    params.pads = [int(p) for p in node.args[1]]
+    params.value = float(node.args[2]) if len(node.args) > 2 else float(node.kwargs.get("value", 0))
+    out = b.value(static_sizes(node))
+    b.op(OpParams.OpParams.Pad, params, [materialize_plain(b, node.args[0])], out)
+    return out
 
 
 # --- embedding ---
