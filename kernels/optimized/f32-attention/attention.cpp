@@ -27,12 +27,18 @@ extern const F32AttentionConfig kF32AttentionScalarConfig;
 #if defined(__x86_64__)
 extern const F32AttentionConfig kF32AttentionAvx2Config;
 #endif
+#if defined(__aarch64__)
+extern const F32AttentionConfig kF32AttentionNeonConfig;
+#endif
 
 namespace {
 
 const F32AttentionConfig* const kVariants[] = {
 #if defined(__x86_64__)
     &kF32AttentionAvx2Config,
+#endif
+#if defined(__aarch64__)
+    &kF32AttentionNeonConfig,
 #endif
     &kF32AttentionScalarConfig,
 };

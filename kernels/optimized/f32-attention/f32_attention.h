@@ -2,7 +2,7 @@
 // as FlashAttention tiles it: per (batch, head, query tile), key/value blocks
 // one at a time with an online softmax, so the full q_len x kv_len score
 // matrix never exists. Both products run on the f32 GEMM family's
-// microkernel; the variants (scalar.cpp, avx2.cpp) supply the row operations
+// microkernel; the variants (scalar.cpp, avx2.cpp, neon.cpp) supply the row operations
 // of the softmax (max, exp and sum, scale) and the transposing pack of K.
 //
 // This header is included by files compiled with ISA flags (-mavx2 -mfma), so
@@ -54,7 +54,7 @@ struct F32AttentionProblem {
 // --- variants ---
 
 struct F32AttentionConfig {
-  const char* name;            // "scalar", "avx2"
+  const char* name;            // "scalar", "avx2", "neon"
   uint32_t required_features;  // CpuFeature bits (cpu_features.h)
   // The largest of x[0, n), n >= 1.
   float (*row_max)(const float* x, size_t n);

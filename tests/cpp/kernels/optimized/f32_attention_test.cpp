@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <string>
 #include <vector>
@@ -205,6 +206,7 @@ TEST(F32Attention, EveryVariantMatchesTheReference) {
       const F32GemmConfig& gemm = f32_gemm_variant(g);
       if (!f32_gemm_variant_supported(gemm)) continue;
       for (const Case& c : cases()) run_case(cfg, gemm, c, nullptr);
+      std::printf("f32 attention variant %s with f32 gemm %s: checked\n", cfg.name, gemm.name);
       ++ran;
     }
   }
