@@ -2,8 +2,9 @@
 // as FlashAttention tiles it: per (batch, head, query tile), key/value blocks
 // one at a time with an online softmax, so the full q_len x kv_len score
 // matrix never exists. Both products run on the f32 GEMM family's
-// microkernel; the variants (scalar.cpp, avx2.cpp, neon.cpp) supply the row operations
-// of the softmax (max, exp and sum, scale) and the transposing pack of K.
+// microkernel; the variants (scalar.cpp, avx2.cpp, neon.cpp) supply the row
+// operations of the softmax (max, exp and sum, scale) and the transposing
+// pack of K.
 //
 // This header is included by files compiled with ISA flags (-mavx2 -mfma), so
 // it must define no inline function (see f32_gemm.h).

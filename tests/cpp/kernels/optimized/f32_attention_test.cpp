@@ -56,7 +56,8 @@ Operand make_operand(const Case& c, size_t rows, size_t cols, bool broadcast_hea
   o.data.resize(c.batch * heads * rows * cols + 1);
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
   for (float& x : o.data) x = dist(gen);
-  const ptrdiff_t hs = broadcast_heads ? 0 : static_cast<ptrdiff_t>(c.interleaved ? cols : rows * cols);
+  const ptrdiff_t hs =
+      broadcast_heads ? 0 : static_cast<ptrdiff_t>(c.interleaved ? cols : rows * cols);
   const ptrdiff_t rs = static_cast<ptrdiff_t>(c.interleaved ? heads * cols : cols);
   o.strides[0] = static_cast<ptrdiff_t>(heads * rows * cols);
   o.strides[1] = hs;
