@@ -201,6 +201,18 @@ def test_embedding(dtype, tmp_pte):
     assert "Embedding" in backend.ops and portable_ops(program) == set(), program.report()
 
 
+def test_embedding_of_a_runtime_table(tmp_pte):
+    class Computed(torch.nn.Module):
+        def forward(self, ids, table):
+            return F.embedding(ids, table), F.embedding(ids, table * 2.0 + 1.0)
+
+    torch.manual_seed(10)
+    ids = torch.randint(0, 30, (3, 5))
+    backend, program = run(Computed(), (ids, torch.randn(30, 8)), tmp_pte)
+    assert backend.ops.count("Embedding") == 2, backend.ops
+    assert portable_ops(program) == set(), program.report()
+
+
 def test_embedding_index_out_of_range_fails_the_call(tmp_pte):
     model = Lookup().eval()
     ember.export(model, (torch.zeros(1, 3, dtype=torch.long),), backends=[CpuBackend()]).save(tmp_pte)

@@ -136,7 +136,8 @@ class ConcatOp final : public CpuOp {
       for (int64_t o = begin; o < end; ++o) {
         float* d = dst + o * out_run;
         for (size_t i = 0; i < num_in; ++i) {
-          std::memcpy(d, state.data[ins[i]] + o * runs[i], static_cast<size_t>(runs[i]) * sizeof(float));
+          std::memcpy(d, state.data[ins[i]] + o * runs[i],
+                      static_cast<size_t>(runs[i]) * sizeof(float));
           d += runs[i];
         }
       }
@@ -145,11 +146,13 @@ class ConcatOp final : public CpuOp {
 };
 
 // out[..., :] = weight[index[...], :]. Indices are checked before any row is
-// copied; an index out of range fails the call (its row is zeros).
+// copied; an index out of range fails the call (its row is zeros). The table
+// is a constant (read in place in the blob) or a runtime value (input 1).
 class EmbeddingOp final : public CpuOp {
  public:
   uint32_t indices, out;
-  const float* weight;
+  const float* weight = nullptr;  // the constant table, else null
+  uint32_t table = 0;             // the runtime table's value when weight is null
   int64_t rows = 0, width = 0, count = 0;
   bool wide_index = true;  // int64 indices, else int32
 
@@ -161,6 +164,7 @@ class EmbeddingOp final : public CpuOp {
   void run(const ExecState& state) const override {
     const void* idx = state.data[indices];
     float* dst = state.data[out];
+    const float* weight = this->weight != nullptr ? this->weight : state.data[table];
     for (int64_t i = 0; i < count; ++i) {
       const int64_t row = index(idx, i);
       if (row < 0 || row >= rows) {
@@ -342,17 +346,21 @@ Result<CpuOp*> make_concat(const BuildContext& ctx, const cpu_fb::Op* op) {
 Result<CpuOp*> make_embedding(const BuildContext& ctx, const cpu_fb::Op* op) {
   const cpu_fb::Embedding* params = op->params_as_Embedding();
   OpValues v;
-  if (params == nullptr || !read_op_values(ctx, op, 1, 1, &v)) return Error::InvalidProgram;
+  if (params == nullptr || !read_op_values(ctx, op, 1, 2, &v)) return Error::InvalidProgram;
   const ValueInfo& idx = ctx.values[v.in[0]];
   const ValueInfo& out = ctx.values[v.out];
-  const float* weight = ctx.constant(params->weight());
-  if (weight == nullptr || idx.dtype == DataType::Float32 || idx.layout != Layout::Plain ||
-      !is_float(out) || out.layout != Layout::Plain) {
+  // A runtime table is input 1; otherwise `weight` names a constant.
+  const bool runtime_table = v.num_in == 2;
+  const uint32_t table = runtime_table ? v.in[1] : params->weight();
+  const float* weight = runtime_table ? nullptr : ctx.constant(table);
+  if ((!runtime_table && weight == nullptr) || idx.dtype == DataType::Float32 ||
+      idx.layout != Layout::Plain || !is_float(out) || out.layout != Layout::Plain) {
     return Error::InvalidProgram;
   }
-  const ValueInfo& w = ctx.values[params->weight()];
+  const ValueInfo& w = ctx.values[table];
   // out = indices' sizes + [width].
-  if (w.dim != 2 || !is_float(w) || out.dim != idx.dim + 1 || out.sizes[out.dim - 1] != w.sizes[1]) {
+  if (w.dim != 2 || !is_float(w) || w.layout != Layout::Plain || out.dim != idx.dim + 1 ||
+      out.sizes[out.dim - 1] != w.sizes[1]) {
     return Error::InvalidProgram;
   }
   for (int d = 0; d < idx.dim; ++d) {
@@ -363,6 +371,7 @@ Result<CpuOp*> make_embedding(const BuildContext& ctx, const cpu_fb::Op* op) {
   made->indices = v.in[0];
   made->out = v.out;
   made->weight = weight;
+  made->table = table;
   made->rows = w.sizes[0];
   made->width = w.sizes[1];
   made->count = static_cast<int64_t>(idx.numel);

@@ -236,14 +236,10 @@ def _pad(b: Builder, node: Node) -> int:
 
 def _embedding_claim(node: Node) -> str | None:
     weight, indices = node.args[0], node.args[1]
-    if not (isinstance(weight, Node) and weight.op == "placeholder"):
-        return "the table is computed at run time"
     if weight.meta["val"].dtype != torch.float32 or weight.meta["val"].dim() != 2:
         return "the table is not a 2-D float32 tensor"
     if indices.meta["val"].dtype not in DTYPES:
         return f"indices of dtype {indices.meta['val'].dtype}"
-    if indices.op == "placeholder" and not indices.meta["val"].dim() >= 0:
-        return "indices are not a tensor"
     return None
 
 
@@ -254,7 +250,11 @@ def _embedding(b: Builder, node: Node) -> int:
     if b.subgraph.is_constant(indices):
         raise AssertionError(f"{node.name}: constant indices should have been folded")
     params = Embedding.EmbeddingT()
-    params.weight = b.input(weight)
+    inputs = [b.input(indices)]
+    if b.subgraph.is_constant(weight):
+        params.weight = b.input(weight)
+    else:  # a table given or computed at run time: the op's second input
+        inputs.append(b.in_layout(b.input(weight), PLAIN))
     out = b.value(static_sizes(node))
-    b.op(OpParams.OpParams.Embedding, params, [b.input(indices)], out)
+    b.op(OpParams.OpParams.Embedding, params, inputs, out)
     return out
