@@ -378,6 +378,18 @@ def tiny_llama():
         (torch.randint(0, 200, (1, 16)),)
 
 
+def tiny_llama_gqa_sdpa():
+    """Grouped-query attention (2 key/value heads for 4 query heads) through
+    HF's sdpa path: one causal mask shared by both layers, which the RMSNorms
+    (portable) cut into separate delegates."""
+    from transformers import LlamaConfig, LlamaForCausalLM
+    config = LlamaConfig(vocab_size=200, hidden_size=64, intermediate_size=96, num_hidden_layers=2,
+                         num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=64,
+                         use_cache=False, attn_implementation="sdpa")
+    return Wrapped(LlamaForCausalLM(config), "logits", {"use_cache": False}), \
+        (torch.randint(0, 200, (1, 16)),)
+
+
 class Wrapped(torch.nn.Module):
     def __init__(self, model, field, kwargs=None):
         super().__init__()
@@ -396,7 +408,12 @@ class MeanPooled(torch.nn.Module):
         return self.model(ids).last_hidden_state.mean(dim=1)
 
 
-MODELS = {"bert": tiny_bert, "minilm": tiny_minilm, "vit": tiny_vit, "llama": tiny_llama}
+MODELS = {"bert": tiny_bert, "minilm": tiny_minilm, "vit": tiny_vit, "llama": tiny_llama,
+          "llama_gqa_sdpa": tiny_llama_gqa_sdpa}
+# The sdpa path's int64 position ids (arange + offset, unsqueeze) feed the
+# mask builder too, so they are not all static-claimed: they stay portable.
+EXTRA_PORTABLE = {"llama_gqa_sdpa": {"aten::arange.start_step", "aten::add.Tensor",
+                                     "aten::unsqueeze.default"}}
 
 
 @pytest.mark.parametrize("name", list(MODELS))
@@ -405,7 +422,7 @@ def test_small_transformer_models(name, tmp_pte):
     model, inputs = MODELS[name]()
     backend, program = run(model, inputs, tmp_pte)
     left = portable_ops(program)
-    assert left <= EXPECTED_PORTABLE, program.report()
+    assert left <= EXPECTED_PORTABLE | EXTRA_PORTABLE.get(name, set()), program.report()
     # Every attention runs as one op, and no product of activations is left.
     assert backend.ops.count("Attention") == 2, backend.ops
     assert "MatMul" not in backend.ops, backend.ops

@@ -168,6 +168,11 @@ def lower(subgraph: ProgramGraph) -> bytes:
             builder.of_node[clamp_node] = out
     outputs = list(subgraph.graph.output_node().args[0])
     for i, node in enumerate(outputs):
+        if patterns.get(node, 0) is None and node not in builder.of_node and STATIC not in node.meta:
+            # Lowered to nothing (an attention mask evaluated at export) and
+            # used in another delegate, by nodes lowered to nothing as well:
+            # nobody reads it, so the output is left unwritten.
+            continue
         value_id = builder.in_layout(builder.input(node), Layout.Layout.Plain)
         if (builder.values[value_id].kind != ValueKind.ValueKind.Scratch
                 or builder.values[value_id].alias_of is not None):
