@@ -51,6 +51,10 @@ constexpr size_t kMaxQTile = 64;
 constexpr size_t kKvBlock = 256;
 // A head's packed K^T and V kept for all of a task's query tiles up to this.
 constexpr size_t kHeadCacheBytes = 256 * 1024;
+// Below this many flops (2 L S (d + e) per head, both products) an attention
+// stays on the calling thread: waking a worker costs microseconds, as much as
+// the whole problem (as kMinParallelFlops in the GEMM driver).
+constexpr double kMinParallelFlops = double(size_t{1} << 20);
 
 size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 size_t round_up(size_t a, size_t b) { return ceil_div(a, b) * b; }
@@ -282,7 +286,11 @@ void f32_attention(const F32AttentionConfig& config, const F32GemmConfig& gemm,
   }
   const Plan plan = make_plan(gemm, p);
   const size_t tasks = p.batch * p.heads * plan.q_tiles;
-  const size_t threads = pool != nullptr ? pool->num_threads() : 1;
+  const double flops = 2.0 * static_cast<double>(p.batch * p.heads) *
+                       static_cast<double>(p.q_len) * static_cast<double>(p.kv_len) *
+                       static_cast<double>(p.head_dim + p.v_head_dim);
+  const size_t threads =
+      pool != nullptr && flops >= kMinParallelFlops ? pool->num_threads() : 1;
   const size_t chunks = min_of(threads, tasks);
   float* const base = static_cast<float*>(temp);
   if (chunks <= 1) {
