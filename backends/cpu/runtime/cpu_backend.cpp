@@ -4,6 +4,7 @@
 #include <new>
 
 #include "backends/cpu/runtime/ops/ops.h"
+#include "backends/cpu/runtime/profile.h"
 #include "backends/cpu/schema/cpu_delegate_generated.h"
 #include "runtime/core/log.h"
 
@@ -27,6 +28,12 @@ Factory factory_for(cpu_fb::OpParams type) {
     case cpu_fb::OpParams::Pool2d: return make_pool2d;
     case cpu_fb::OpParams::AdaptiveAvgPool2d: return make_adaptive_avg_pool2d;
     case cpu_fb::OpParams::Reduce: return make_reduce;
+    case cpu_fb::OpParams::Permute: return make_permute;
+    case cpu_fb::OpParams::Concat: return make_concat;
+    case cpu_fb::OpParams::Embedding: return make_embedding;
+    case cpu_fb::OpParams::MatMul: return make_matmul;
+    case cpu_fb::OpParams::Attention: return make_attention;
+    case cpu_fb::OpParams::Pad: return make_pad;
     default: return nullptr;
   }
 }
@@ -59,7 +66,13 @@ Error read_values(const cpu_fb::Graph* graph, Delegate* d) {
     info.kind = static_cast<ValueKind>(value->kind());
     info.index = value->index();
     info.offset = value->offset();
-    EMBER_CHECK_OR_RETURN(info.layout == Layout::Plain || (info.layout == Layout::NHWC && info.dim == 4),
+    info.dtype = static_cast<DataType>(value->dtype());
+    EMBER_CHECK_OR_RETURN(info.dtype <= DataType::Int32, Error::InvalidProgram,
+                          "%s: value %zu has unknown dtype %d", kName, v,
+                          static_cast<int>(info.dtype));
+    const size_t elem = element_size(info.dtype);
+    EMBER_CHECK_OR_RETURN(info.layout == Layout::Plain || (info.layout == Layout::NHWC && info.dim == 4 &&
+                                                           info.dtype == DataType::Float32),
                           Error::InvalidProgram, "%s: value %zu has a bad layout", kName, v);
     switch (info.kind) {
       case ValueKind::Input:
@@ -77,14 +90,14 @@ Error read_values(const cpu_fb::Graph* graph, Delegate* d) {
                               "%s: value %zu is constant %u of %zu", kName, v, info.index,
                               num_constants);
         const auto* data = graph->constants()->Get(info.index)->data();
-        EMBER_CHECK_OR_RETURN(data != nullptr && data->size() == info.numel * sizeof(float),
-                              Error::InvalidProgram, "%s: constant %u does not hold %zu floats",
+        EMBER_CHECK_OR_RETURN(data != nullptr && data->size() == info.numel * elem,
+                              Error::InvalidProgram, "%s: constant %u does not hold %zu elements",
                               kName, info.index, info.numel);
         break;
       }
       case ValueKind::Scratch:
         EMBER_CHECK_OR_RETURN(info.offset <= graph->scratch_bytes() &&
-                                  info.numel * sizeof(float) <= graph->scratch_bytes() - info.offset,
+                                  info.numel * elem <= graph->scratch_bytes() - info.offset,
                               Error::InvalidProgram, "%s: value %zu lies outside the scratch memory",
                               kName, v);
         EMBER_CHECK_OR_RETURN(info.offset % 16 == 0, Error::InvalidProgram,
@@ -115,6 +128,10 @@ void clamp_in_place(float* data, size_t n, float low, float high) {
 }
 
 Delegate::~Delegate() {
+  if (profile != nullptr) {
+    log_profile(*this);
+    delete profile;
+  }
   for (size_t i = 0; i < num_ops; ++i) delete ops[i];
   delete[] ops;
   delete[] values;
@@ -174,6 +191,7 @@ Result<DelegateHandle*> CpuBackend::init(BackendInitContext& context, FreeableBu
     delete d;
     return err;
   }
+  d->profile = make_profile(*d, graph);
   d->blob = static_cast<FreeableBuffer&&>(*processed);
   // Scratch values, then the largest op temp, each 64-byte aligned.
   context.request_temp_bytes((d->scratch_bytes + 63) / 64 * 64 + d->op_temp_bytes + 128);
@@ -202,10 +220,13 @@ Error CpuBackend::execute(BackendExecutionContext& context, DelegateHandle* hand
         const size_t arg = info.kind == ValueKind::Input ? info.index : d.num_inputs + info.index;
         if (!args[arg]->is_tensor()) return Error::InvalidArgument;
         Tensor& t = args[arg]->to_tensor();
-        if (t.scalar_type() != ScalarType::Float || static_cast<size_t>(t.numel()) != info.numel ||
+        const ScalarType expected = info.dtype == DataType::Int64   ? ScalarType::Long
+                                    : info.dtype == DataType::Int32 ? ScalarType::Int
+                                                                    : ScalarType::Float;
+        if (t.scalar_type() != expected || static_cast<size_t>(t.numel()) != info.numel ||
             !t.is_contiguous_dim_order()) {
-          EMBER_LOG(Error, "%s: argument %zu is not a contiguous float tensor of %zu elements",
-                    kName, arg, info.numel);
+          EMBER_LOG(Error, "%s: argument %zu is not a contiguous %s tensor of %zu elements",
+                    kName, arg, scalar_type_name(expected), info.numel);
           return Error::InvalidArgument;
         }
         d.data[v] = t.mutable_data_ptr<float>();
@@ -222,7 +243,17 @@ Error CpuBackend::execute(BackendExecutionContext& context, DelegateHandle* hand
   }
   KernelContext kernel_context(nullptr, context.thread_pool());
   const ExecState state{d.data, context.thread_pool(), &kernel_context, op_temp};
-  for (size_t i = 0; i < d.num_ops; ++i) d.ops[i]->run(state);
+  if (d.profile == nullptr) {
+    for (size_t i = 0; i < d.num_ops; ++i) d.ops[i]->run(state);
+  } else {
+    run_profiled(d, state);
+  }
+  // An op that found bad data (an embedding index out of range) failed the
+  // kernel context; its output is defined (zeros) but the call is an error.
+  if (kernel_context.failed()) {
+    EMBER_LOG(Error, "%s: %s", kName, kernel_context.message());
+    return kernel_context.error();
+  }
   return Error::Ok;
 }
 

@@ -18,6 +18,10 @@ constexpr int kMaxDims = 8;
 
 enum class Layout : uint8_t { Plain = 0, NHWC = 1 };
 enum class ValueKind : uint8_t { Input = 0, Output = 1, Constant = 2, Scratch = 3 };
+// Float32 for data; the integer types only for indices (Embedding's input).
+enum class DataType : uint8_t { Float32 = 0, Int64 = 1, Int32 = 2 };
+
+inline size_t element_size(DataType t) { return t == DataType::Int64 ? 8 : 4; }
 
 struct ValueInfo {
   int32_t sizes[kMaxDims];  // logical sizes, PyTorch's order
@@ -27,6 +31,7 @@ struct ValueInfo {
   uint32_t index;
   uint64_t offset;
   size_t numel;
+  DataType dtype;
 };
 
 // What an op's run() sees: the data of every value, the pool, a kernel
@@ -55,6 +60,8 @@ class CpuOp {
   }
 };
 
+struct DelegateProfile;
+
 struct Delegate {
   ValueInfo* values = nullptr;
   size_t num_values = 0;
@@ -66,6 +73,7 @@ struct Delegate {
   uint64_t scratch_bytes = 0;
   size_t op_temp_bytes = 0;
   FreeableBuffer blob;  // kept: constants are read in place
+  DelegateProfile* profile = nullptr;  // EMBER_CPU_PROFILE only (profile.h)
   ~Delegate();
 };
 

@@ -1,5 +1,7 @@
 // Layout operations: ToLayout (NCHW <-> NHWC at the edges of convolution
-// chains) and Reshape (a copy: same elements, other sizes).
+// chains), Reshape (a copy: same elements, other sizes), Permute (any view
+// materialised: a copy through strides), Concat and Embedding (rows of a
+// constant table gathered by index).
 #include <cstring>
 #include <new>
 
@@ -53,17 +55,140 @@ class ToLayoutOp final : public CpuOp {
 
 class CopyOp final : public CpuOp {
  public:
-  CopyOp(uint32_t in, uint32_t out, size_t numel) : in_(in), out_(out), numel_(numel) {}
+  CopyOp(uint32_t in, uint32_t out, size_t bytes) : in_(in), out_(out), bytes_(bytes) {}
   void run(const ExecState& state) const override {
     if (state.data[in_] != state.data[out_]) {
-      std::memcpy(state.data[out_], state.data[in_], numel_ * sizeof(float));
+      std::memcpy(state.data[out_], state.data[in_], bytes_);
     }
   }
 
  private:
   uint32_t in_, out_;
-  size_t numel_;
+  size_t bytes_;
 };
+
+// A view made dense: out[i0, ..., in-1] = src[offset + sum i_d * strides[d]].
+// Dims are collapsed at init (size-1 dims dropped, dims adjacent in the
+// source merged), so a slice or a head split copies whole runs.
+class StridedCopyOp final : public CpuOp {
+ public:
+  uint32_t in, out;
+  int dim = 0;  // after collapsing; the last dim is the run
+  int64_t sizes[kMaxDims] = {};
+  int64_t strides[kMaxDims] = {};
+  int64_t offset = 0;
+  int64_t numel = 0;
+
+  void run(const ExecState& state) const override {
+    if (numel == 0) return;
+    const float* src = state.data[in] + offset;
+    float* dst = state.data[out];
+    const int64_t inner = sizes[dim - 1];
+    const int64_t inner_stride = strides[dim - 1];
+    const int64_t rows = numel / inner;
+    // Chunks of at least ~16 KiB: less is not worth waking a thread.
+    const int64_t min_rows = (4096 + inner - 1) / inner;
+    parallel_for(state.pool, rows, min_rows, [&](int64_t begin, int64_t end) {
+      // The source offset of row `begin`, then carried from row to row.
+      int64_t index[kMaxDims] = {};
+      int64_t at = 0;
+      int64_t rest = begin;
+      for (int d = dim - 2; d >= 0; --d) {
+        index[d] = rest % sizes[d];
+        rest /= sizes[d];
+        at += index[d] * strides[d];
+      }
+      for (int64_t r = begin; r < end; ++r) {
+        float* o = dst + r * inner;
+        const float* s = src + at;
+        if (inner_stride == 1) {
+          std::memcpy(o, s, static_cast<size_t>(inner) * sizeof(float));
+        } else if (inner_stride == 0) {
+          for (int64_t i = 0; i < inner; ++i) o[i] = s[0];
+        } else {
+          for (int64_t i = 0; i < inner; ++i) o[i] = s[i * inner_stride];
+        }
+        for (int d = dim - 2; d >= 0; --d) {
+          at += strides[d];
+          if (++index[d] < sizes[d]) break;
+          at -= index[d] * strides[d];
+          index[d] = 0;
+        }
+      }
+    });
+  }
+};
+
+// out = cat(inputs, dim): per outer index, each input's run in turn.
+class ConcatOp final : public CpuOp {
+ public:
+  static constexpr size_t kMaxInputs = 64;
+  uint32_t ins[kMaxInputs];
+  int64_t runs[kMaxInputs];  // elements per outer index, per input
+  size_t num_in = 0;
+  uint32_t out;
+  int64_t outer = 0, out_run = 0;
+
+  void run(const ExecState& state) const override {
+    float* dst = state.data[out];
+    const int64_t min_chunk = out_run > 0 ? (4096 + out_run - 1) / out_run : 1;
+    parallel_for(state.pool, outer, min_chunk, [&](int64_t begin, int64_t end) {
+      for (int64_t o = begin; o < end; ++o) {
+        float* d = dst + o * out_run;
+        for (size_t i = 0; i < num_in; ++i) {
+          std::memcpy(d, state.data[ins[i]] + o * runs[i],
+                      static_cast<size_t>(runs[i]) * sizeof(float));
+          d += runs[i];
+        }
+      }
+    });
+  }
+};
+
+// out[..., :] = weight[index[...], :]. Indices are checked before any row is
+// copied; an index out of range fails the call (its row is zeros). The table
+// is a constant (read in place in the blob) or a runtime value (input 1).
+class EmbeddingOp final : public CpuOp {
+ public:
+  uint32_t indices, out;
+  const float* weight = nullptr;  // the constant table, else null
+  uint32_t table = 0;             // the runtime table's value when weight is null
+  int64_t rows = 0, width = 0, count = 0;
+  bool wide_index = true;  // int64 indices, else int32
+
+  int64_t index(const void* data, int64_t i) const {
+    return wide_index ? static_cast<const int64_t*>(data)[i]
+                      : static_cast<const int32_t*>(data)[i];
+  }
+
+  void run(const ExecState& state) const override {
+    const void* idx = state.data[indices];
+    float* dst = state.data[out];
+    const float* weight = this->weight != nullptr ? this->weight : state.data[table];
+    for (int64_t i = 0; i < count; ++i) {
+      const int64_t row = index(idx, i);
+      if (row < 0 || row >= rows) {
+        state.kernel_context->fail(Error::InvalidArgument,
+                                   "embedding: index %lld out of range for %lld rows",
+                                   static_cast<long long>(row), static_cast<long long>(rows));
+      }
+    }
+    const int64_t min_chunk = width > 0 ? (4096 + width - 1) / width : 1;
+    parallel_for(state.pool, count, min_chunk, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {
+        const int64_t row = index(idx, i);
+        float* o = dst + i * width;
+        if (row < 0 || row >= rows) {
+          std::memset(o, 0, static_cast<size_t>(width) * sizeof(float));
+        } else {
+          std::memcpy(o, weight + row * width, static_cast<size_t>(width) * sizeof(float));
+        }
+      }
+    });
+  }
+};
+
+bool is_float(const ValueInfo& v) { return v.dtype == DataType::Float32; }
 
 }  // namespace
 
@@ -83,12 +208,175 @@ Result<CpuOp*> make_reshape(const BuildContext& ctx, const cpu_fb::Op* op) {
   if (!read_op_values(ctx, op, 1, 1, &v)) return Error::InvalidProgram;
   const ValueInfo& in = ctx.values[v.in[0]];
   const ValueInfo& out = ctx.values[v.out];
-  if (in.numel != out.numel || in.layout != Layout::Plain || out.layout != Layout::Plain) {
+  if (in.numel != out.numel || in.layout != Layout::Plain || out.layout != Layout::Plain ||
+      in.dtype != out.dtype) {
     return Error::InvalidProgram;
   }
-  CpuOp* made = new (std::nothrow) CopyOp(v.in[0], v.out, in.numel);
+  CpuOp* made = new (std::nothrow) CopyOp(v.in[0], v.out, in.numel * element_size(in.dtype));
   if (made == nullptr) return Error::MemoryAllocationFailed;
   return made;
+}
+
+
+Result<CpuOp*> make_permute(const BuildContext& ctx, const cpu_fb::Op* op) {
+  const cpu_fb::Permute* params = op->params_as_Permute();
+  OpValues v;
+  if (params == nullptr || !read_op_values(ctx, op, 1, 1, &v)) return Error::InvalidProgram;
+  const ValueInfo& in = ctx.values[v.in[0]];
+  const ValueInfo& out = ctx.values[v.out];
+  if (!is_float(in) || !is_float(out) || out.layout != Layout::Plain) return Error::InvalidProgram;
+  int64_t strides[kMaxDims] = {};
+  int64_t offset = 0;
+  if (params->strides() != nullptr) {
+    // Any view of the input's memory, whatever its layout.
+    if (static_cast<int>(params->strides()->size()) != out.dim || params->offset() < 0) {
+      return Error::InvalidProgram;
+    }
+    for (int d = 0; d < out.dim; ++d) {
+      strides[d] = params->strides()->Get(static_cast<flatbuffers::uoffset_t>(d));
+      if (strides[d] < 0 || strides[d] > (int64_t{1} << 40)) return Error::InvalidProgram;
+    }
+    offset = params->offset();
+  } else {
+    // A permutation of a plain input's dims.
+    const auto* dims = params->dims();
+    if (dims == nullptr || in.layout != Layout::Plain || static_cast<int>(dims->size()) != in.dim ||
+        in.dim != out.dim) {
+      return Error::InvalidProgram;
+    }
+    int64_t in_strides[kMaxDims] = {};
+    int64_t stride = 1;
+    for (int d = in.dim - 1; d >= 0; --d) {
+      in_strides[d] = stride;
+      stride *= in.sizes[d];
+    }
+    bool seen[kMaxDims] = {};
+    for (int d = 0; d < out.dim; ++d) {
+      int32_t src = dims->Get(static_cast<flatbuffers::uoffset_t>(d));
+      if (src < 0) src += in.dim;
+      if (src < 0 || src >= in.dim || seen[src] || out.sizes[d] != in.sizes[src]) {
+        return Error::InvalidProgram;
+      }
+      seen[src] = true;
+      strides[d] = in_strides[src];
+    }
+  }
+  // Every element read must lie inside the input.
+  if (out.numel > 0) {
+    int64_t last = offset;
+    for (int d = 0; d < out.dim; ++d) last += (out.sizes[d] - 1) * strides[d];
+    if (last >= static_cast<int64_t>(in.numel)) return Error::InvalidProgram;
+  }
+  StridedCopyOp* made = new (std::nothrow) StridedCopyOp();
+  if (made == nullptr) return Error::MemoryAllocationFailed;
+  made->in = v.in[0];
+  made->out = v.out;
+  made->offset = offset;
+  made->numel = static_cast<int64_t>(out.numel);
+  // Collapse: drop size-1 dims, merge a dim into the next where the source
+  // walks them as one (stride[d] == stride[d + 1] * size[d + 1]).
+  for (int d = 0; d < out.dim; ++d) {
+    if (out.sizes[d] == 1) continue;
+    const int n = made->dim;
+    if (n > 0 && made->strides[n - 1] == strides[d] * out.sizes[d]) {
+      made->sizes[n - 1] *= out.sizes[d];
+      made->strides[n - 1] = strides[d];
+    } else {
+      made->sizes[n] = out.sizes[d];
+      made->strides[n] = strides[d];
+      made->dim = n + 1;
+    }
+  }
+  if (made->dim == 0) {
+    made->dim = 1;
+    made->sizes[0] = 1;
+    made->strides[0] = 1;
+  }
+  return static_cast<CpuOp*>(made);
+}
+
+Result<CpuOp*> make_concat(const BuildContext& ctx, const cpu_fb::Op* op) {
+  const cpu_fb::Concat* params = op->params_as_Concat();
+  const auto* ins = op->inputs();
+  const auto* outs = op->outputs();
+  if (params == nullptr || ins == nullptr || ins->size() < 1 ||
+      ins->size() > ConcatOp::kMaxInputs || outs == nullptr || outs->size() != 1 ||
+      outs->Get(0) >= ctx.num_values) {
+    return Error::InvalidProgram;
+  }
+  const uint32_t out_id = outs->Get(0);
+  const ValueInfo& out = ctx.values[out_id];
+  if ((out.kind != ValueKind::Scratch && out.kind != ValueKind::Output) || !is_float(out) ||
+      out.layout != Layout::Plain || out.dim < 1) {
+    return Error::InvalidProgram;
+  }
+  int dim = params->dim();
+  if (dim < 0) dim += out.dim;
+  if (dim < 0 || dim >= out.dim) return Error::InvalidProgram;
+  ConcatOp* made = new (std::nothrow) ConcatOp();
+  if (made == nullptr) return Error::MemoryAllocationFailed;
+  made->out = out_id;
+  made->num_in = ins->size();
+  int64_t inner = 1;
+  for (int d = dim + 1; d < out.dim; ++d) inner *= out.sizes[d];
+  made->outer = 1;
+  for (int d = 0; d < dim; ++d) made->outer *= out.sizes[d];
+  made->out_run = static_cast<int64_t>(out.sizes[dim]) * inner;
+  int64_t along = 0;
+  bool ok = true;
+  for (size_t i = 0; ok && i < made->num_in; ++i) {
+    const uint32_t id = ins->Get(static_cast<flatbuffers::uoffset_t>(i));
+    ok = id < ctx.num_values;
+    if (!ok) break;
+    const ValueInfo& in = ctx.values[id];
+    ok = is_float(in) && in.layout == Layout::Plain && in.dim == out.dim;
+    for (int d = 0; ok && d < out.dim; ++d) ok = d == dim || in.sizes[d] == out.sizes[d];
+    if (!ok) break;
+    made->ins[i] = id;
+    made->runs[i] = static_cast<int64_t>(in.sizes[dim]) * inner;
+    along += in.sizes[dim];
+  }
+  if (!ok || along != out.sizes[dim]) {
+    delete made;
+    return Error::InvalidProgram;
+  }
+  return static_cast<CpuOp*>(made);
+}
+
+Result<CpuOp*> make_embedding(const BuildContext& ctx, const cpu_fb::Op* op) {
+  const cpu_fb::Embedding* params = op->params_as_Embedding();
+  OpValues v;
+  if (params == nullptr || !read_op_values(ctx, op, 1, 2, &v)) return Error::InvalidProgram;
+  const ValueInfo& idx = ctx.values[v.in[0]];
+  const ValueInfo& out = ctx.values[v.out];
+  // A runtime table is input 1; otherwise `weight` names a constant.
+  const bool runtime_table = v.num_in == 2;
+  const uint32_t table = runtime_table ? v.in[1] : params->weight();
+  const float* weight = runtime_table ? nullptr : ctx.constant(table);
+  if ((!runtime_table && weight == nullptr) || idx.dtype == DataType::Float32 ||
+      idx.layout != Layout::Plain || !is_float(out) || out.layout != Layout::Plain) {
+    return Error::InvalidProgram;
+  }
+  const ValueInfo& w = ctx.values[table];
+  // out = indices' sizes + [width].
+  if (w.dim != 2 || !is_float(w) || w.layout != Layout::Plain || out.dim != idx.dim + 1 ||
+      out.sizes[out.dim - 1] != w.sizes[1]) {
+    return Error::InvalidProgram;
+  }
+  for (int d = 0; d < idx.dim; ++d) {
+    if (out.sizes[d] != idx.sizes[d]) return Error::InvalidProgram;
+  }
+  EmbeddingOp* made = new (std::nothrow) EmbeddingOp();
+  if (made == nullptr) return Error::MemoryAllocationFailed;
+  made->indices = v.in[0];
+  made->out = v.out;
+  made->weight = weight;
+  made->table = table;
+  made->rows = w.sizes[0];
+  made->width = w.sizes[1];
+  made->count = static_cast<int64_t>(idx.numel);
+  made->wide_index = idx.dtype == DataType::Int64;
+  return static_cast<CpuOp*>(made);
 }
 
 }  // namespace ember::cpu

@@ -9,11 +9,15 @@ from torch.fx import Node
 from ember.backends.backend import Backend, check_op_support
 from ember.backends.cpu import (  # noqa: F401
     lowering,
+    ops_attention,
     ops_elementwise,
     ops_gemm,
     ops_layout,
+    ops_matmul,
+    ops_misc,
     ops_norm,
     ops_pool,
+    ops_static,
 )
 from ember.passes.graph import ProgramGraph
 
@@ -24,6 +28,10 @@ class CpuBackend(Backend):
     id = "EmberCpuBackend"
 
     def check_node(self, node: Node, program: ProgramGraph) -> str | None:
+        # A node inside a pattern that lowers as one op (attention) is run
+        # as part of it, whether or not its op is supported on its own.
+        if any(claims(node, program) for claims in lowering.CLAIMS):
+            return None
         reason = check_op_support(node, lowering.SUPPORT)
         return reason if reason is not None else lowering.check_constant_args(node, program)
 

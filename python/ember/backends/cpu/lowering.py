@@ -9,7 +9,11 @@ Three steps:
    outputs, is plain (PyTorch's row-major order). A ToLayout op converts where
    a value is needed in the other layout;
 3. scratch values get offsets in one scratch arena, planned from their
-   lifetimes like the program's own activations.
+   lifetimes like the program's own activations. A value may alias another
+   (a view whose data is unchanged: same bytes, other sizes); it shares its
+   root's memory, and the root lives as long as any alias is used. Ops whose
+   results nothing uses (a copy that a later op reads through strides
+   instead) are dropped first.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from ember.backends.backend import OpSupport
 from ember.cpu_fb import (
     Clamp,
     Constant,
+    DataType,
     Graph,
     Layout,
     Op,
@@ -48,6 +53,8 @@ PLAIN, NHWC = Layout.Layout.Plain, Layout.Layout.NHWC
 # clamp on the way out); families add theirs.
 CLAMPABLE: set[Any] = set()
 CLAMPS = {aten.relu.default, aten.hardtanh.default, aten.clamp.default}
+# node.meta key of a value that depends on no input, computed at export.
+STATIC = "ember_static_value"
 
 
 @dataclass
@@ -58,6 +65,16 @@ class _Value:
     index: int = 0
     offset: int = 0
     nbytes: int = 0
+    dtype: int = DataType.DataType.Float32
+    # The value whose memory this one shares (same start, as many elements or
+    # fewer): a view of unchanged data. Resolved to the root when planning.
+    alias_of: int | None = None
+
+
+# Element type of a value's data, by torch dtype (float32 unless listed).
+DTYPES = {torch.int64: DataType.DataType.Int64, torch.int32: DataType.DataType.Int32}
+_ELEMENT_SIZE = {DataType.DataType.Float32: 4, DataType.DataType.Int64: 8,
+                 DataType.DataType.Int32: 4}
 
 
 @dataclass
@@ -82,6 +99,15 @@ class Builder:
     # The op a fused clamp goes to, when a lowering's last op is not it (set
     # by the lowering; default: the last op).
     clamp_op: int | None = None
+    # value id -> how its elements lie in another value's memory, for ops
+    # that read through strides (ops_layout.View); views record theirs.
+    views: dict[int, Any] = field(default_factory=dict)
+
+    def root(self, value_id: int) -> int:
+        """The value whose memory `value_id` uses (itself unless an alias)."""
+        while self.values[value_id].alias_of is not None:
+            value_id = self.values[value_id].alias_of
+        return value_id
 
     def value(self, sizes, **kwargs) -> int:
         self.values.append(_Value(list(sizes), **kwargs))
@@ -98,6 +124,10 @@ class Builder:
             if node not in self.of_node:
                 self.of_node[node] = self.constant(self.subgraph.constant(node))
             return self.of_node[node]
+        if isinstance(node, Node) and node not in self.of_node and STATIC in node.meta:
+            # A value computed at export (ops_static.py): a constant, stored
+            # only when some op reads it.
+            self.of_node[node] = self.constant(node.meta[STATIC])
         return self.of_node[node]
 
     def op(self, params_type: int, params: Any, inputs: list[int], out: int,
@@ -119,10 +149,20 @@ class Builder:
 def lower(subgraph: ProgramGraph) -> bytes:
     builder = Builder(subgraph)
     for i, node in enumerate(subgraph.user_inputs()):
-        builder.of_node[node] = builder.value(static_sizes(node), kind=ValueKind.ValueKind.Input, index=i)
+        dtype = DTYPES.get(node.meta["val"].dtype, DataType.DataType.Float32)
+        builder.of_node[node] = builder.value(static_sizes(node), kind=ValueKind.ValueKind.Input,
+                                              index=i, dtype=dtype)
     fused: set[Node] = set()
+    patterns: dict[Node, Callable[[Builder, Node], int] | None] = {}
+    for find in FUSIONS:
+        patterns.update(find(subgraph))
     for node in subgraph.graph.nodes:
         if node.op != "call_function" or node in fused:
+            continue
+        if node in patterns:
+            # Part of a pattern lowered as one op at its last node.
+            if patterns[node] is not None:
+                builder.of_node[node] = patterns[node](builder, node)
             continue
         clamp_node = _fusable_clamp(node, subgraph)
         builder.clamp_op = None
@@ -134,14 +174,22 @@ def lower(subgraph: ProgramGraph) -> bytes:
             builder.of_node[clamp_node] = out
     outputs = list(subgraph.graph.output_node().args[0])
     for i, node in enumerate(outputs):
-        value_id = builder.in_layout(builder.of_node[node], Layout.Layout.Plain)
-        if builder.values[value_id].kind != ValueKind.ValueKind.Scratch:
-            # An input or constant returned as is, or a value returned twice: copy it.
+        if patterns.get(node, 0) is None and node not in builder.of_node and STATIC not in node.meta:
+            # Lowered to nothing (an attention mask evaluated at export) and
+            # used in another delegate, by nodes lowered to nothing as well:
+            # nobody reads it, so the output is left unwritten.
+            continue
+        value_id = builder.in_layout(builder.input(node), Layout.Layout.Plain)
+        if (builder.values[value_id].kind != ValueKind.ValueKind.Scratch
+                or builder.values[value_id].alias_of is not None):
+            # An input or constant returned as is, a value returned twice, or
+            # an alias (whose memory is its root's): copy it.
             copy = builder.value(builder.values[value_id].sizes)
             builder.ops.append(_Op(OpParams.OpParams.Reshape, Reshape.ReshapeT(), [value_id], [copy]))
             value_id = copy
         builder.values[value_id].kind = ValueKind.ValueKind.Output
         builder.values[value_id].index = i
+    _drop_dead_ops(builder)
     scratch_bytes = _plan_scratch(builder)
     return _serialize(builder, len(subgraph.user_inputs()), len(outputs), scratch_bytes)
 
@@ -170,6 +218,14 @@ def clamp_bounds(node: Node) -> tuple[float, float]:
     high = node.args[2] if len(node.args) > 2 else node.kwargs.get("max")
     return (-math.inf if low is None else float(low), math.inf if high is None else float(high))
 
+
+# Patterns of several nodes lowered as one op (ops_attention.py). A finder
+# maps the nodes of each pattern it finds in a subgraph to None, except the
+# pattern's last node, which maps to the function lowering the whole pattern.
+# CLAIMS: functions (node, program) -> True for nodes the backend runs as part
+# of such a pattern, whatever SUPPORT says of the node on its own.
+FUSIONS: list[Callable[[ProgramGraph], dict[Node, Callable[[Builder, Node], int] | None]]] = []
+CLAIMS: list[Callable[[Node, ProgramGraph], bool]] = []
 
 # target -> function(builder, node) -> the output value id, and what the
 # backend claims of it. Each op family (ops_*.py) registers its ops with
@@ -225,21 +281,50 @@ def _lower_node(b: Builder, node: Node) -> int:
     return out
 
 
+def _drop_dead_ops(b: Builder) -> None:
+    """Drops ops whose outputs nothing reads (a copy of a view that its
+    consumers read through strides instead); the values only they wrote are
+    serialized empty, as are inputs no op reads (a mask a fused pattern
+    evaluated at export), which the runtime then does not check."""
+    live = {v for v, value in enumerate(b.values) if value.kind == ValueKind.ValueKind.Output}
+    kept = []
+    for op in reversed(b.ops):
+        if not any(v in live for v in op.outputs):
+            continue
+        kept.append(op)
+        for v in op.inputs:
+            live.add(v)
+            live.add(b.root(v))
+    b.ops = kept[::-1]
+    used = {b.root(v) for op in b.ops for v in [*op.inputs, *op.outputs]}
+    used |= {v for op in b.ops for v in [*op.inputs, *op.outputs]}
+    for v, value in enumerate(b.values):
+        if value.kind in (ValueKind.ValueKind.Scratch, ValueKind.ValueKind.Input) and v not in used:
+            value.kind, value.index, value.sizes = ValueKind.ValueKind.Scratch, 0, [0]
+            value.dtype, value.alias_of = DataType.DataType.Float32, None
+
+
 def _plan_scratch(b: Builder) -> int:
     first: dict[int, int] = {}
     last: dict[int, int] = {}
     for i, op in enumerate(b.ops):
         for v in [*op.inputs, *op.outputs]:
-            first.setdefault(v, i)
-            last[v] = i
+            root = b.root(v)
+            first.setdefault(root, i)
+            last[root] = i
     lifetimes = []
     for v, value in enumerate(b.values):
-        if value.kind == ValueKind.ValueKind.Scratch and v in first:
-            nbytes = 4 * math.prod(value.sizes)
+        if value.kind == ValueKind.ValueKind.Scratch and value.alias_of is None and v in first:
+            nbytes = _ELEMENT_SIZE[value.dtype] * math.prod(value.sizes)
             lifetimes.append(Lifetime(v, nbytes, first[v], last[v]))
     memory = plan(lifetimes)
     for v, offset in memory.offsets.items():
         b.values[v].offset = offset
+    # An alias takes its root's place: its kind, index and offset.
+    for v, value in enumerate(b.values):
+        if value.alias_of is not None:
+            root = b.values[b.root(v)]
+            value.kind, value.index, value.offset = root.kind, root.index, root.offset
     return memory.arena_size
 
 
@@ -250,12 +335,13 @@ def _serialize(b: Builder, num_inputs: int, num_outputs: int, scratch_bytes: int
         value = Value.ValueT()
         value.sizes, value.layout, value.kind = v.sizes, v.layout, v.kind
         value.index, value.offset = v.index, v.offset
+        value.dtype = v.dtype
         graph.values.append(value)
     graph.constants = []
     for data in b.constants:
         constant = Constant.ConstantT()
-        # A numpy array packs in one copy; bytes would pack byte by byte in
-        # Python (minutes for ResNet-50's 100 MB).
+        # As an array, which flatbuffers copies at once (a list of bytes goes
+        # one byte per call: minutes for an embedding table).
         constant.data = np.frombuffer(data, dtype=np.uint8)
         graph.constants.append(constant)
     graph.ops = []

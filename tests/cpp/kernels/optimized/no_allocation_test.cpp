@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "extension/threadpool/worker_pool.h"
+#include "kernels/optimized/f32-attention/f32_attention.h"
+#include "kernels/optimized/f32-gemm/f32_gemm.h"
 #include "runtime/executor/memory_allocator.h"
 #include "tests/cpp/counting_allocator.h"
 #include "tests/cpp/tensor_factory.h"
@@ -68,6 +70,51 @@ TEST(OptimizedMatmul, ExecuteAllocatesNothing) {
       // 0.5 * (k * 0.125) + 1 everywhere.
       EXPECT_FLOAT_EQ(out.data<float>()[0], 0.5f * 0.125f * static_cast<float>(s.k) + 1.0f);
     }
+  }
+}
+
+TEST(F32Attention, RunAllocatesNothing) {
+#if !defined(EMBER_COUNT_ALLOCATIONS)
+  GTEST_SKIP() << "allocation counting is disabled under AddressSanitizer";
+#endif
+  using namespace kernels::optimized;
+  WorkerPool pool(2);
+  // Several query tiles and key blocks (packed per head and per tile), a
+  // broadcast mask, causal; all operands 1: every output is 1.
+  const size_t heads = 3, q_len = 130, kv_len = 700, d = 64;
+  std::vector<float> q(heads * q_len * d, 1.0f), k(heads * kv_len * d, 1.0f);
+  std::vector<float> v(heads * kv_len * d, 1.0f), out(heads * q_len * d, 0.0f);
+  std::vector<float> mask(q_len * kv_len, 0.5f);
+  F32AttentionProblem p;
+  p.heads = heads;
+  p.q_len = q_len;
+  p.kv_len = kv_len;
+  p.head_dim = d;
+  p.v_head_dim = d;
+  p.q = q.data();
+  p.k = k.data();
+  p.v = v.data();
+  p.out = out.data();
+  const ptrdiff_t row = static_cast<ptrdiff_t>(d);
+  const ptrdiff_t q_strides[3] = {0, static_cast<ptrdiff_t>(q_len) * row, row};
+  const ptrdiff_t kv_strides[3] = {0, static_cast<ptrdiff_t>(kv_len) * row, row};
+  for (int i = 0; i < 3; ++i) {
+    p.q_strides[i] = p.out_strides[i] = q_strides[i];
+    p.k_strides[i] = p.v_strides[i] = kv_strides[i];
+  }
+  p.mask = mask.data();
+  p.mask_strides[2] = static_cast<ptrdiff_t>(kv_len);
+  p.mask_strides[3] = 1;
+  p.scale = 0.125f;
+  const F32GemmConfig& gemm = f32_gemm_config();
+  std::vector<float> temp(f32_attention_temp_bytes(gemm, p, pool.num_threads()) / 4 + 16);
+  for (bool causal : {false, true}) {
+    p.causal = causal;
+    const long before = g_allocations.load();
+    f32_attention(f32_attention_config(), gemm, p, &pool, temp.data());
+    EXPECT_EQ(g_allocations.load() - before, 0) << "causal " << causal;
+    EXPECT_FLOAT_EQ(out[0], 1.0f);
+    EXPECT_FLOAT_EQ(out.back(), 1.0f);
   }
 }
 

@@ -1,0 +1,233 @@
+// Tester for the f32 attention family: every attention variant this CPU
+// supports, paired with every supported f32 GEMM variant, against attention
+// computed naively in double (the full score matrix, softmax, product), on
+// edge sizes, several key/value blocks (the online softmax), causal and
+// additive masks, broadcast and head-interleaved strides, and threads.
+//
+// Tolerance: outputs are convex combinations of v's rows (|v| <= 1), so an
+// error of eps in every score moves an output by at most ~2 eps; the scores
+// (|q|, |k| <= 1, scale 1/sqrt(d)) carry d * 2^-24 * sqrt(d) of rounding, the
+// exp polynomial ~2^-22 relative: 2e-5 covers d <= 128 with margin.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "extension/threadpool/worker_pool.h"
+#include "kernels/optimized/f32-attention/f32_attention.h"
+#include "kernels/optimized/f32-gemm/f32_gemm.h"
+
+namespace ember::kernels::optimized {
+namespace {
+
+enum class MaskKind { None, Full, Broadcast, Causal, CausalAndMask };
+
+struct Case {
+  size_t batch, heads, q_len, kv_len, d, e;
+  MaskKind mask = MaskKind::None;
+  // Interleaved: q, k, v, out laid out [b, row, h, d] (a head split of a
+  // linear layer's output) rather than [b, h, row, d].
+  bool interleaved = false;
+  bool broadcast_kv = false;  // k and v shared by every head (stride 0)
+};
+
+std::string describe(const Case& c) {
+  static const char* masks[] = {"none", "full", "broadcast", "causal", "causal+mask"};
+  char buf[200];
+  std::snprintf(buf, sizeof(buf), "b %zu h %zu L %zu S %zu d %zu e %zu mask %s%s%s", c.batch,
+                c.heads, c.q_len, c.kv_len, c.d, c.e, masks[static_cast<int>(c.mask)],
+                c.interleaved ? " interleaved" : "", c.broadcast_kv ? " kv-broadcast" : "");
+  return buf;
+}
+
+// An operand [b, h, rows, cols] in memory, with its strides.
+struct Operand {
+  std::vector<float> data;
+  ptrdiff_t strides[3];
+};
+
+Operand make_operand(const Case& c, size_t rows, size_t cols, bool broadcast_heads,
+                     std::mt19937& gen) {
+  Operand o;
+  const size_t heads = broadcast_heads ? 1 : c.heads;
+  o.data.resize(c.batch * heads * rows * cols + 1);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  for (float& x : o.data) x = dist(gen);
+  const ptrdiff_t hs =
+      broadcast_heads ? 0 : static_cast<ptrdiff_t>(c.interleaved ? cols : rows * cols);
+  const ptrdiff_t rs = static_cast<ptrdiff_t>(c.interleaved ? heads * cols : cols);
+  o.strides[0] = static_cast<ptrdiff_t>(heads * rows * cols);
+  o.strides[1] = hs;
+  o.strides[2] = rs;
+  return o;
+}
+
+float at(const Operand& o, size_t b, size_t h, size_t r, size_t col) {
+  return o.data[b * o.strides[0] + h * o.strides[1] + r * o.strides[2] + col];
+}
+
+void run_case(const F32AttentionConfig& cfg, const F32GemmConfig& gemm, const Case& c,
+              ThreadPool* pool) {
+  SCOPED_TRACE(std::string(cfg.name) + "/" + gemm.name + ": " + describe(c));
+  std::mt19937 gen(static_cast<uint32_t>(c.q_len * 131 + c.kv_len * 7 + c.d));
+  Operand q = make_operand(c, c.q_len, c.d, false, gen);
+  Operand k = make_operand(c, c.kv_len, c.d, c.broadcast_kv, gen);
+  Operand v = make_operand(c, c.kv_len, c.e, c.broadcast_kv, gen);
+  Operand out = make_operand(c, c.q_len, c.e, false, gen);  // garbage to overwrite
+  const float sentinel = out.data.back();
+
+  // The additive mask: [b, h, i, j] full, or [i, j] broadcast over b and h,
+  // with some -inf (never a whole row) and some finfo.min entries.
+  std::vector<float> mask;
+  ptrdiff_t mask_strides[4] = {};
+  const bool has_mask = c.mask == MaskKind::Full || c.mask == MaskKind::Broadcast ||
+                        c.mask == MaskKind::CausalAndMask;
+  if (has_mask) {
+    const bool full = c.mask == MaskKind::Full;
+    const size_t n = (full ? c.batch * c.heads : 1) * c.q_len * c.kv_len;
+    mask.resize(n);
+    std::uniform_real_distribution<float> dist(-2.0f, 2.0f);
+    for (size_t i = 0; i < n; ++i) {
+      const size_t j = i % c.kv_len;
+      mask[i] = j > 0 && i % 7 == 3 ? -INFINITY : (j > 0 && i % 11 == 5 ? -3.4e38f : dist(gen));
+    }
+    mask_strides[3] = 1;
+    mask_strides[2] = static_cast<ptrdiff_t>(c.kv_len);
+    mask_strides[1] = full ? static_cast<ptrdiff_t>(c.q_len * c.kv_len) : 0;
+    mask_strides[0] = full ? static_cast<ptrdiff_t>(c.heads * c.q_len * c.kv_len) : 0;
+  }
+  const bool causal = c.mask == MaskKind::Causal || c.mask == MaskKind::CausalAndMask;
+
+  F32AttentionProblem p;
+  p.batch = c.batch;
+  p.heads = c.heads;
+  p.q_len = c.q_len;
+  p.kv_len = c.kv_len;
+  p.head_dim = c.d;
+  p.v_head_dim = c.e;
+  p.q = q.data.data();
+  p.k = k.data.data();
+  p.v = v.data.data();
+  p.out = out.data.data();
+  for (int i = 0; i < 3; ++i) {
+    p.q_strides[i] = q.strides[i];
+    p.k_strides[i] = k.strides[i];
+    p.v_strides[i] = v.strides[i];
+    p.out_strides[i] = out.strides[i];
+  }
+  if (has_mask) {
+    p.mask = mask.data();
+    for (int i = 0; i < 4; ++i) p.mask_strides[i] = mask_strides[i];
+  }
+  p.scale = 1.0f / std::sqrt(static_cast<float>(c.d > 0 ? c.d : 1));
+  p.causal = causal;
+
+  const size_t threads = pool != nullptr ? pool->num_threads() : 1;
+  std::vector<float> temp(f32_attention_temp_bytes(gemm, p, threads) / sizeof(float) + 16);
+  f32_attention(cfg, gemm, p, pool, temp.data());
+
+  std::vector<double> scores(c.kv_len);
+  for (size_t b = 0; b < c.batch; ++b) {
+    for (size_t h = 0; h < c.heads; ++h) {
+      for (size_t i = 0; i < c.q_len; ++i) {
+        double mx = -INFINITY;
+        for (size_t j = 0; j < c.kv_len; ++j) {
+          double s = 0;
+          for (size_t t = 0; t < c.d; ++t) s += double(at(q, b, h, i, t)) * at(k, b, h, j, t);
+          s *= p.scale;
+          if (has_mask) {
+            s += mask[b * mask_strides[0] + h * mask_strides[1] + i * mask_strides[2] + j];
+          }
+          if (causal && j > i) s = -INFINITY;
+          scores[j] = s;
+          mx = s > mx ? s : mx;
+        }
+        double sum = 0;
+        for (size_t j = 0; j < c.kv_len; ++j) {
+          scores[j] = std::exp(scores[j] - mx);
+          sum += scores[j];
+        }
+        for (size_t col = 0; col < c.e; ++col) {
+          double o = 0;
+          for (size_t j = 0; j < c.kv_len; ++j) o += scores[j] * at(v, b, h, j, col);
+          o = c.kv_len > 0 ? o / sum : 0.0;
+          const float got = at(out, b, h, i, col);
+          ASSERT_NEAR(got, o, 2e-5) << "at b " << b << " h " << h << " i " << i << " e " << col;
+        }
+      }
+    }
+  }
+  // Nothing past the output's elements was touched.
+  EXPECT_EQ(out.data.back(), sentinel);
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> all;
+  // Edge sizes: one row, one key, tails of the 6x16 and 4x8 tiles, d and e
+  // not multiples of 8, a q tile of 64 and more.
+  for (size_t l : {1, 5, 17, 64, 65, 130}) {
+    for (size_t s : {1, 7, 16, 33, 128}) {
+      all.push_back({1, 2, l, s, 16, 16});
+    }
+  }
+  all.push_back({1, 1, 9, 9, 3, 5});
+  all.push_back({1, 1, 9, 9, 0, 5});
+  all.push_back({2, 3, 20, 20, 33, 31});
+  // Model shapes: BERT (12 x 128 x 64), ViT-S (6 x 197 x 64), MiniLM (d 32).
+  all.push_back({1, 12, 128, 128, 64, 64, MaskKind::Broadcast, true});
+  all.push_back({1, 6, 197, 197, 64, 64, MaskKind::None, true});
+  all.push_back({1, 12, 128, 128, 32, 32, MaskKind::None, true});
+  // Masks and causal, square and not.
+  for (MaskKind m : {MaskKind::Full, MaskKind::Broadcast, MaskKind::Causal,
+                     MaskKind::CausalAndMask}) {
+    all.push_back({2, 2, 40, 40, 24, 24, m});
+    all.push_back({1, 3, 70, 100, 16, 8, m, true});
+    all.push_back({1, 3, 100, 70, 16, 8, m});
+  }
+  // Several key blocks (online softmax), cached per head and not.
+  all.push_back({1, 2, 70, 300, 32, 32});
+  all.push_back({1, 2, 300, 300, 64, 64, MaskKind::Causal, true});
+  all.push_back({1, 1, 40, 1000, 64, 64, MaskKind::Broadcast});
+  all.push_back({1, 1, 130, 700, 64, 64, MaskKind::Causal});
+  all.push_back({1, 4, 33, 50, 16, 16, MaskKind::None, false, true});
+  // No keys: zeros.
+  all.push_back({1, 2, 3, 0, 8, 8});
+  return all;
+}
+
+TEST(F32Attention, EveryVariantMatchesTheReference) {
+  size_t ran = 0;
+  for (size_t a = 0; a < f32_attention_num_variants(); ++a) {
+    const F32AttentionConfig& cfg = f32_attention_variant(a);
+    if (!f32_attention_variant_supported(cfg)) continue;
+    for (size_t g = 0; g < f32_gemm_num_variants(); ++g) {
+      const F32GemmConfig& gemm = f32_gemm_variant(g);
+      if (!f32_gemm_variant_supported(gemm)) continue;
+      for (const Case& c : cases()) run_case(cfg, gemm, c, nullptr);
+      std::printf("f32 attention variant %s with f32 gemm %s: checked\n", cfg.name, gemm.name);
+      ++ran;
+    }
+  }
+  EXPECT_GE(ran, 1u);
+}
+
+TEST(F32Attention, ThreadsSplitHeadsAndQueryTiles) {
+  WorkerPool pool(2);
+  const F32AttentionConfig& cfg = f32_attention_config();
+  const F32GemmConfig& gemm = f32_gemm_config();
+  // Heads dividing evenly and not, one head with several query tiles.
+  run_case(cfg, gemm, {1, 12, 128, 128, 64, 64, MaskKind::Broadcast, true}, &pool);
+  run_case(cfg, gemm, {1, 3, 65, 65, 32, 32, MaskKind::Causal}, &pool);
+  run_case(cfg, gemm, {1, 1, 200, 600, 64, 64, MaskKind::Full}, &pool);
+  run_case(cfg, gemm, {2, 4, 1, 2000, 64, 64}, &pool);  // one query row per task
+}
+
+TEST(F32Attention, TheChosenVariantIsSupported) {
+  EXPECT_TRUE(f32_attention_variant_supported(f32_attention_config()));
+}
+
+}  // namespace
+}  // namespace ember::kernels::optimized

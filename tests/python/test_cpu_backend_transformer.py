@@ -1,0 +1,470 @@
+"""The CPU backend on transformers, against eager PyTorch at 1 and 2 threads:
+products of two runtime values (MatMul), views and layout ops, embeddings,
+attention fused into one op (flash-style kernel) for several lengths, heads,
+head dims and masks, and four small transformer models.
+
+Softmax, LayerNorm, RMSNorm and reductions are another op family's work:
+until it lands, the model cases expect exactly those ops to stay portable
+(EXPECTED_PORTABLE) and everything else to run on the backend."""
+
+import math
+import os
+import subprocess
+import sys
+
+import ember
+import pytest
+import torch
+from conftest import assert_matches_eager
+from ember.backends.cpu import CpuBackend
+from ember.cpu_fb import Graph, OpParams
+
+F = torch.nn.functional
+OP_NAMES = {v: k for k, v in vars(OpParams.OpParams).items() if not k.startswith("_")}
+
+# What the model cases may leave on portable kernels for now: the norms and
+# reductions of the vector-math family (LayerNorm; RMSNorm as pow, mean,
+# rsqrt and a weight multiply whose first operand broadcasts; mean pooling).
+EXPECTED_PORTABLE = {"aten::native_layer_norm.default", "aten::pow.Tensor_Scalar",
+                     "aten::mean.dim", "aten::rsqrt.default", "aten::mul.Tensor"}
+
+
+class RecordingCpuBackend(CpuBackend):
+    """The CPU backend, keeping the op kinds of every blob it lowers."""
+
+    def __init__(self):
+        super().__init__()
+        self.ops: list[str] = []
+
+    def preprocess(self, subgraph, compile_specs):
+        blob = super().preprocess(subgraph, compile_specs)
+        graph = Graph.Graph.GetRootAs(blob, 0)
+        self.ops += [OP_NAMES[graph.Ops(i).ParamsType()] for i in range(graph.OpsLength())]
+        return blob
+
+
+def run(model, inputs, tmp_pte, threads=(1, 2), atol=1e-4):
+    """Exports with the CPU backend, runs at each thread count, compares with
+    eager; returns the backend (its op kinds) and the program (its report)."""
+    backend = RecordingCpuBackend()
+    model = model.eval()
+    program = ember.export(model, inputs, backends=[backend])
+    program.save(tmp_pte)
+    with torch.no_grad():
+        expected = model(*inputs)
+    expected = expected if isinstance(expected, tuple) else (expected,)
+    for t in threads:
+        actual = ember.runtime.load(tmp_pte, threads=t).forward(*inputs)
+        actual = actual if isinstance(actual, tuple) else (actual,)
+        assert len(actual) == len(expected)
+        for a, e in zip(actual, expected):
+            assert_matches_eager(a, e, atol=atol)
+    return backend, program
+
+
+def portable_ops(program) -> set[str]:
+    return {p.op for p in program.placements if p.where == "portable"}
+
+
+# --- products of runtime values ---
+
+class BatchedProducts(torch.nn.Module):
+    """bmm/matmul of activations: plain, a transposed operand (read in place),
+    a broadcast batch, 4-D with a head split."""
+
+    def forward(self, x, y, w):
+        a = torch.bmm(x, y)                        # [4, 9, 5] @ [4, 5, 7]
+        b = torch.bmm(x, x.transpose(1, 2))        # transposed right operand
+        c = torch.bmm(y.transpose(1, 2), y)        # transposed left operand
+        d = torch.matmul(x, w)                     # [4, 9, 5] @ [1, 5, 3]: broadcast batch
+        h = x.reshape(2, 2, 9, 5)
+        e = torch.matmul(h, h.transpose(-1, -2))   # 4-D
+        return a, b, c, d, e
+
+
+def test_products_of_runtime_values(tmp_pte):
+    torch.manual_seed(0)
+    x, y, w = torch.randn(4, 9, 5), torch.randn(4, 5, 7), torch.randn(1, 5, 3)
+    backend, program = run(BatchedProducts(), (x, y, w), tmp_pte)
+    assert "MatMul" in backend.ops
+    assert not any("bmm" in op for op in portable_ops(program)), program.report()
+
+
+class MatrixProducts(torch.nn.Module):
+    """mm of two activations (not a linear layer): plain, a transposed operand
+    with a fused relu, 3-D @ 2-D (a view and an mm), and the Gram matrix of a
+    convolution's tokens (views of channels-last data)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 6, 2, stride=2)
+
+    def forward(self, x, y, z, image):
+        a = torch.mm(x, y)                         # [9, 5] @ [5, 7]
+        b = torch.relu(x @ x.t())                  # [9, 5] @ [5, 9], relu fused
+        c = z @ y                                  # [2, 9, 5] @ [5, 7]
+        tokens = self.conv(image).flatten(2).transpose(1, 2)  # [1, 16, 6]
+        d = tokens @ tokens.transpose(1, 2)
+        return a, b, c, d
+
+
+def test_matrix_products_of_runtime_values(tmp_pte):
+    torch.manual_seed(8)
+    inputs = (torch.randn(9, 5), torch.randn(5, 7), torch.randn(2, 9, 5), torch.randn(1, 3, 8, 8))
+    backend, program = run(MatrixProducts(), inputs, tmp_pte)
+    assert backend.ops.count("MatMul") == 4, backend.ops
+    assert "Unary" not in backend.ops, backend.ops  # the relu is the product's clamp
+    assert portable_ops(program) == set(), program.report()
+
+
+# --- layout ---
+
+class Layouts(torch.nn.Module):
+    def forward(self, x, y):
+        a = x.permute(2, 0, 1).contiguous() * 2.0         # a transpose, copied
+        b = x[:, 1:5:2, :] + 1.0                          # a strided slice
+        c = x[:, 3] - 1.0                                 # select
+        d = torch.cat([x, y, x], dim=1) * 1.5             # concat
+        e = x.unsqueeze(1).expand(2, 3, 6, 4).reshape(6, 6, 4) + 0.0  # expand
+        f = x.reshape(2, 24).t().contiguous() + 0.0       # reshape of a transpose
+        g = x.view(2, 6, 2, 2).transpose(1, 2).squeeze(0) if x.shape[0] == 1 else x.flatten(1)
+        return a, b, c, d, e, f, g + 0.0, -x
+
+
+def test_layout_ops(tmp_pte):
+    torch.manual_seed(1)
+    x, y = torch.randn(2, 6, 4), torch.randn(2, 3, 4)
+    backend, program = run(Layouts(), (x, y), tmp_pte)
+    assert portable_ops(program) == set(), program.report()
+    assert {"Permute", "Concat"} <= set(backend.ops)
+
+
+class Pads(torch.nn.Module):
+    """F.pad in constant mode: the last dims, every dim, a crop (negative
+    pad), a fill value, a pad of a transposed view."""
+
+    def forward(self, x):
+        a = F.pad(x, (1, 2, 0, 3)) * 1.0
+        b = F.pad(x, (2, 0, 1, 1, 0, 2), value=0.5) + 0.0
+        c = F.pad(x, (-1, 2, 1, -2), value=-3.0) * 2.0
+        d = F.pad(x.transpose(1, 2), (0, 1)) - 1.0
+        return a, b, c, d
+
+
+def test_constant_pad(tmp_pte):
+    torch.manual_seed(9)
+    backend, program = run(Pads(), (torch.randn(2, 5, 7),), tmp_pte)
+    assert backend.ops.count("Pad") == 4, backend.ops
+    assert portable_ops(program) == set(), program.report()
+
+
+class PatchTokens(torch.nn.Module):
+    """ViT's patch embedding: a convolution (channels-last on the backend),
+    flattened and transposed into tokens (a view of the NHWC data: no copy),
+    a class token prepended, the class token selected at the end."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 8, 4, stride=4)
+        self.cls = torch.nn.Parameter(torch.randn(1, 1, 8))
+        self.pos = torch.nn.Parameter(torch.randn(1, 17, 8))
+
+    def forward(self, x):
+        tokens = self.conv(x).flatten(2).transpose(1, 2)
+        tokens = torch.cat([self.cls.expand(x.shape[0], -1, -1), tokens], dim=1) + self.pos
+        return tokens[:, 0] * 2.0, tokens
+
+
+def test_patch_tokens(tmp_pte):
+    torch.manual_seed(2)
+    backend, program = run(PatchTokens(), (torch.randn(1, 3, 16, 16),), tmp_pte)
+    assert portable_ops(program) == set(), program.report()
+    # The token view of the convolution's channels-last output is an alias:
+    # the only layout change is the image's, into the convolution.
+    assert backend.ops.count("ToLayout") == 1, backend.ops
+
+
+class Lookup(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.table = torch.nn.Embedding(50, 16)
+
+    def forward(self, ids):
+        return self.table(ids) * 2.0
+
+
+@pytest.mark.parametrize("dtype", [torch.int64, torch.int32])
+def test_embedding(dtype, tmp_pte):
+    torch.manual_seed(3)
+    ids = torch.randint(0, 50, (2, 7), dtype=dtype)
+    backend, program = run(Lookup(), (ids,), tmp_pte)
+    assert "Embedding" in backend.ops and portable_ops(program) == set(), program.report()
+
+
+def test_embedding_of_a_runtime_table(tmp_pte):
+    class Computed(torch.nn.Module):
+        def forward(self, ids, table):
+            return F.embedding(ids, table), F.embedding(ids, table * 2.0 + 1.0)
+
+    torch.manual_seed(10)
+    ids = torch.randint(0, 30, (3, 5))
+    backend, program = run(Computed(), (ids, torch.randn(30, 8)), tmp_pte)
+    assert backend.ops.count("Embedding") == 2, backend.ops
+    assert portable_ops(program) == set(), program.report()
+
+
+def test_embedding_index_out_of_range_fails_the_call(tmp_pte):
+    model = Lookup().eval()
+    ember.export(model, (torch.zeros(1, 3, dtype=torch.long),), backends=[CpuBackend()]).save(tmp_pte)
+    with pytest.raises(ValueError, match="InvalidArgument"):
+        ember.runtime.load(tmp_pte).forward(torch.tensor([[1, 50, 2]]))
+
+
+# --- attention ---
+
+class Sdpa(torch.nn.Module):
+    """Multi-head attention through scaled_dot_product_attention (Ember's
+    decomposition: matmul, scale, masked_fill or add, softmax, matmul)."""
+
+    def __init__(self, dim, heads, causal=False, scale=None):
+        super().__init__()
+        self.qkv, self.out = torch.nn.Linear(dim, 3 * dim), torch.nn.Linear(dim, dim)
+        self.heads, self.causal, self.scale = heads, causal, scale
+
+    def forward(self, x, mask=None):
+        b, n, d = x.shape
+        q, k, v = (t.view(b, n, self.heads, d // self.heads).transpose(1, 2)
+                   for t in self.qkv(x).split(d, -1))
+        y = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=self.causal,
+                                           scale=self.scale)
+        return self.out(y.transpose(1, 2).reshape(b, n, d))
+
+
+class EagerAttention(torch.nn.Module):
+    """HF's eager form: q @ k^T / sqrt(d) + mask, softmax, @ v; separate
+    projections, a static all-zero padding mask built from arange."""
+
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.q, self.k, self.v = (torch.nn.Linear(dim, dim) for _ in range(3))
+        self.heads = heads
+
+    def forward(self, x):
+        b, n, d = x.shape
+        split = lambda t: t.view(b, n, self.heads, -1).permute(0, 2, 1, 3)
+        q, k, v = split(self.q(x)), split(self.k(x)), split(self.v(x))
+        keep = (torch.arange(n) >= 0)[None, None, :, None].expand(b, 1, n, n)
+        mask = torch.where(keep, 0.0, torch.finfo(torch.float32).min)
+        scores = torch.matmul(q, k.transpose(2, 3)) / math.sqrt(d // self.heads) + mask
+        y = torch.matmul(scores.softmax(-1), v)
+        return y.permute(0, 2, 1, 3).contiguous().view(b, n, d)
+
+
+def assert_fused(backend, program):
+    assert backend.ops.count("Attention") >= 1, backend.ops
+    assert "MatMul" not in backend.ops, backend.ops
+    assert portable_ops(program) == set(), program.report()
+
+
+@pytest.mark.parametrize("length", [1, 7, 64, 130, 300])
+@pytest.mark.parametrize("causal", [False, True])
+def test_attention_lengths(length, causal, tmp_pte):
+    torch.manual_seed(length)
+    backend, program = run(Sdpa(32, 2, causal=causal), (torch.randn(1, length, 32),), tmp_pte)
+    assert_fused(backend, program)
+
+
+@pytest.mark.parametrize("dim,heads", [(8, 1), (48, 6), (128, 2), (96, 3)])
+def test_attention_heads_and_head_dims(dim, heads, tmp_pte):
+    torch.manual_seed(dim)
+    backend, program = run(Sdpa(dim, heads, scale=0.3), (torch.randn(1, 19, dim),), tmp_pte)
+    assert_fused(backend, program)
+
+
+@pytest.mark.parametrize("shape", [(1, 1, 23, 23), (23, 23), (2, 1, 23, 23), (2, 4, 23, 23)])
+def test_attention_additive_mask_input(shape, tmp_pte):
+    torch.manual_seed(4)
+    x, mask = torch.randn(2, 23, 32), torch.randn(shape)
+    mask[..., 5] = float("-inf")
+    backend, program = run(Sdpa(32, 4), (x, mask), tmp_pte)
+    assert_fused(backend, program)
+
+
+def test_attention_static_bool_mask(tmp_pte):
+    class Windowed(Sdpa):
+        def forward(self, x):
+            n = x.shape[1]
+            i = torch.arange(n)
+            window = (i[:, None] - i[None, :]).abs() <= 3   # a constant, not causal
+            return super().forward(x, window)
+
+    backend, program = run(Windowed(32, 2), (torch.randn(1, 20, 32),), tmp_pte)
+    assert_fused(backend, program)
+
+
+def test_attention_batch_and_eager_form(tmp_pte):
+    torch.manual_seed(5)
+    backend, program = run(EagerAttention(48, 4), (torch.randn(2, 33, 48),), tmp_pte)
+    assert_fused(backend, program)
+    backend, program = run(EagerAttention(48, 4), (torch.randn(1, 33, 48),), tmp_pte)
+    assert_fused(backend, program)
+    # Batch 1: the head split and merge are read and written in place.
+    assert "Permute" not in backend.ops, backend.ops
+
+
+def test_attention_probabilities_used_elsewhere_stay_unfused(tmp_pte):
+    class Probs(torch.nn.Module):
+        def forward(self, q, k, v):
+            p = (q @ k.transpose(-1, -2)).softmax(-1)
+            return p @ v, p.sum(-1)
+
+    torch.manual_seed(6)
+    q, k, v = torch.randn(1, 2, 9, 8), torch.randn(1, 2, 9, 8), torch.randn(1, 2, 9, 8)
+    backend, _ = run(Probs(), (q, k, v), tmp_pte)
+    assert "Attention" not in backend.ops
+
+
+def test_malformed_attention_blob_fails_at_init(tmp_pte, monkeypatch):
+    from ember.backends.cpu import ops_attention
+
+    original = ops_attention._split
+
+    def out_of_bounds(view, heads):
+        strides = original(view, heads)
+        return (strides[0], strides[1], strides[2] * 1000, strides[3])
+
+    monkeypatch.setattr(ops_attention, "_split", out_of_bounds)
+    model = Sdpa(16, 2).eval()
+    ember.export(model, (torch.randn(1, 9, 16),), backends=[CpuBackend()]).save(tmp_pte)
+    with pytest.raises(ValueError, match="cannot initialise"):
+        ember.runtime.load(tmp_pte)
+
+
+# --- models at small sizes ---
+
+def tiny_bert():
+    from transformers import BertConfig, BertModel
+    config = BertConfig(vocab_size=120, hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
+                        intermediate_size=128, max_position_embeddings=64,
+                        attn_implementation="eager")
+    model = BertModel(config, add_pooling_layer=False)
+    return Wrapped(model, "last_hidden_state"), (torch.randint(0, 120, (1, 24)),)
+
+
+def tiny_minilm():
+    """MiniLM's shape at small size: a BERT encoder, mean-pooled."""
+    from transformers import BertConfig, BertModel
+    config = BertConfig(vocab_size=100, hidden_size=48, num_hidden_layers=2, num_attention_heads=12,
+                        intermediate_size=96, max_position_embeddings=64,
+                        attn_implementation="eager")
+    return MeanPooled(BertModel(config)), (torch.randint(0, 100, (1, 20)),)
+
+
+def tiny_vit():
+    from transformers import ViTConfig, ViTModel
+    config = ViTConfig(hidden_size=48, num_hidden_layers=2, num_attention_heads=3,
+                       intermediate_size=96, image_size=32, patch_size=8,
+                       attn_implementation="eager")
+    return Wrapped(ViTModel(config, add_pooling_layer=False), "last_hidden_state"), \
+        (torch.randn(1, 3, 32, 32),)
+
+
+def tiny_llama():
+    from transformers import LlamaConfig, LlamaForCausalLM
+    config = LlamaConfig(vocab_size=200, hidden_size=64, intermediate_size=96, num_hidden_layers=2,
+                         num_attention_heads=4, num_key_value_heads=4, max_position_embeddings=64,
+                         use_cache=False, attn_implementation="eager")
+    return Wrapped(LlamaForCausalLM(config), "logits", {"use_cache": False}), \
+        (torch.randint(0, 200, (1, 16)),)
+
+
+def tiny_llama_gqa_sdpa():
+    """Grouped-query attention (2 key/value heads for 4 query heads) through
+    HF's sdpa path: one causal mask shared by both layers, which the RMSNorms
+    (portable) cut into separate delegates."""
+    from transformers import LlamaConfig, LlamaForCausalLM
+    config = LlamaConfig(vocab_size=200, hidden_size=64, intermediate_size=96, num_hidden_layers=2,
+                         num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=64,
+                         use_cache=False, attn_implementation="sdpa")
+    return Wrapped(LlamaForCausalLM(config), "logits", {"use_cache": False}), \
+        (torch.randint(0, 200, (1, 16)),)
+
+
+class Wrapped(torch.nn.Module):
+    def __init__(self, model, field, kwargs=None):
+        super().__init__()
+        self.model, self.field, self.kwargs = model, field, kwargs or {}
+
+    def forward(self, x):
+        return getattr(self.model(x, **self.kwargs), self.field)
+
+
+class MeanPooled(torch.nn.Module):
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, ids):
+        return self.model(ids).last_hidden_state.mean(dim=1)
+
+
+MODELS = {"bert": tiny_bert, "minilm": tiny_minilm, "vit": tiny_vit, "llama": tiny_llama,
+          "llama_gqa_sdpa": tiny_llama_gqa_sdpa}
+# The sdpa path's int64 position ids (arange + offset, unsqueeze) feed the
+# mask builder too, so they are not all static-claimed: they stay portable.
+EXTRA_PORTABLE = {"llama_gqa_sdpa": {"aten::arange.start_step", "aten::add.Tensor",
+                                     "aten::unsqueeze.default"}}
+
+
+@pytest.mark.parametrize("name", list(MODELS))
+def test_small_transformer_models(name, tmp_pte):
+    torch.manual_seed(7)
+    model, inputs = MODELS[name]()
+    backend, program = run(model, inputs, tmp_pte)
+    left = portable_ops(program)
+    assert left <= EXPECTED_PORTABLE | EXTRA_PORTABLE.get(name, set()), program.report()
+    # Every attention runs as one op, and no product of activations is left.
+    assert backend.ops.count("Attention") == 2, backend.ops
+    assert "MatMul" not in backend.ops, backend.ops
+
+
+# --- the per-op profile ---
+
+_PROFILE_SCRIPT = """
+import sys, torch, ember
+module = ember.runtime.load(sys.argv[1], threads=2)
+for _ in range(3):
+    module.forward(torch.randn(1, 40, 32))
+del module
+"""
+
+
+def _profile_lines(tmp_pte, env_value):
+    env = {k: v for k, v in os.environ.items() if k != "EMBER_CPU_PROFILE"}
+    if env_value is not None:
+        env["EMBER_CPU_PROFILE"] = env_value
+    done = subprocess.run([sys.executable, "-c", _PROFILE_SCRIPT, tmp_pte], env=env, check=False,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return [line.split("cpu profile: ", 1)[1] for line in done.stderr.splitlines()
+            if "cpu profile: " in line]
+
+
+def test_profile_table_per_op_kind(tmp_pte):
+    backend, _ = run(Sdpa(32, 2, causal=True), (torch.randn(1, 40, 32),), tmp_pte, threads=(1,))
+    # Off (the default): not a line.
+    assert _profile_lines(tmp_pte, None) == []
+    assert _profile_lines(tmp_pte, "0") == []
+    lines = _profile_lines(tmp_pte, "1")
+    assert lines[0].startswith(f"delegate of {len(backend.ops)} ops, 3 executes"), lines
+    rows = {line.split()[0]: line.split() for line in lines[2:]}
+    # One row per op kind: calls = ops of that kind x executes; shares sum to 100%.
+    assert set(rows) == set(backend.ops), lines
+    for kind, row in rows.items():
+        assert int(row[1]) == 3 * backend.ops.count(kind), row
+        assert float(row[2]) >= 0.0
+    assert abs(sum(float(row[3].rstrip("%")) for row in rows.values()) - 100.0) < 0.5, lines
+    # "ops": a line per op as well.
+    lines = _profile_lines(tmp_pte, "ops")
+    per_op = [line.split() for line in lines if line.startswith("op ") and line.split()[1].isdigit()]
+    assert [row[2] for row in per_op] == backend.ops, lines
