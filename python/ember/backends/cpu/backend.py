@@ -14,7 +14,6 @@ from ember.backends.cpu import (  # noqa: F401
     ops_gemm,
     ops_layout,
     ops_matmul,
-    ops_misc,
     ops_norm,
     ops_pool,
     ops_static,

@@ -260,11 +260,20 @@ def lowers(*targets: Any, support: OpSupport | None = None) -> Callable:
     return register
 
 
+# source target -> the lowering of getitem(source, i), for multi-output ops
+# whose outputs are not simply "output 0" (split: each piece is a view).
+GETITEM_LOWERINGS: dict[Any, Callable[[Builder, Node], int]] = {}
+
+
 def _getitem(b: Builder, node: Node) -> int:
     """getitem(op, i) of a multi-output op the backend claimed (the partitioner
-    takes getitems with their op): output 0 is the op's value; the op's claim
-    guarantees that nothing reads the others, so no value backs them."""
+    takes getitems with their op). By default output 0 is the op's value and
+    the op's claim guarantees that nothing reads the others (max pooling's
+    indices, layer norm's mean and rstd), so no value backs them."""
     source, index = node.args
+    special = GETITEM_LOWERINGS.get(source.target)
+    if special is not None:
+        return special(b, node)
     return b.of_node[source] if index == 0 else -1
 
 

@@ -23,8 +23,8 @@ from ember.cpu_fb import Conv2d, Linear, OpParams, Reshape
 aten = torch.ops.aten
 CLAMPABLE.update({aten.addmm.default, aten.mm.default, aten.convolution.default})
 # Weights packed at init: a weight the caller passes in stays on portable.
-CONSTANT_ARGS.update({aten.addmm.default: (2,), aten.mm.default: (1,),
-                      aten.convolution.default: (1,)})
+# (mm with a runtime right operand is a MatMul: ops_matmul.py.)
+CONSTANT_ARGS.update({aten.addmm.default: (2,), aten.convolution.default: (1,)})
 
 
 def _constant_2d_weight(node: Node) -> str | None:
@@ -83,8 +83,8 @@ def _conv(b: Builder, node: Node) -> int:
 
 
 @lowers(aten.addmm.default, support=OpSupport(FLOAT, constraint=_addmm_claim))
-@lowers(aten.mm.default, support=OpSupport(FLOAT, constraint=_constant_2d_weight))
-def _linear(b: Builder, node: Node) -> int:
+def linear(b: Builder, node: Node) -> int:
+    """addmm(bias, x, weight) or mm(x, weight) with a constant weight: Linear."""
     if node.target is aten.addmm.default:
         bias, x, weight = node.args[:3]
     else:

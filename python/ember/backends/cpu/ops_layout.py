@@ -25,7 +25,7 @@ from ember.backends.backend import OpSupport
 from ember.backends.cpu.lowering import (
     DTYPES,
     FLOAT,
-    LOWERINGS,
+    GETITEM_LOWERINGS,
     NHWC,
     PLAIN,
     Builder,
@@ -165,10 +165,8 @@ def _split(b: Builder, node: Node) -> int:
     return b.input(node.args[0])
 
 
-def _getitem(b: Builder, node: Node) -> int:
+def _split_piece(b: Builder, node: Node) -> int:
     source, index = node.args
-    if source.target is not aten.split_with_sizes.default:
-        raise AssertionError(f"{node.name}: the CPU backend has no multi-output {source.target}")
     sizes = source.args[1]
     dim = source.args[2] if len(source.args) > 2 else source.kwargs.get("dim", 0)
     view = view_of(b, b.input(source.args[0]))
@@ -179,9 +177,7 @@ def _getitem(b: Builder, node: Node) -> int:
                                tuple(piece.stride())))
 
 
-# getitem is lowered, never claimed on its own: the partitioner takes a
-# claimed multi-output op's getitems with it.
-LOWERINGS[operator.getitem] = _getitem
+GETITEM_LOWERINGS[aten.split_with_sizes.default] = _split_piece
 
 
 # --- concatenation ---

@@ -9,8 +9,8 @@ import torch
 from torch.fx import Node
 
 from ember.backends.backend import OpSupport
-from ember.backends.cpu import ops_gemm  # noqa: F401  (registers mm first)
-from ember.backends.cpu.lowering import FLOAT, LOWERINGS, PLAIN, Builder, lowers, static_sizes
+from ember.backends.cpu.lowering import FLOAT, PLAIN, Builder, lowers, static_sizes
+from ember.backends.cpu.ops_gemm import linear
 from ember.backends.cpu.ops_layout import View, materialize, view_of
 from ember.cpu_fb import MatMul, OpParams
 
@@ -41,17 +41,14 @@ def _bmm(b: Builder, node: Node) -> int:
     return out
 
 
-# mm: a linear layer (ops_gemm) when its right operand is a constant weight,
-# else a product of two runtime values (x @ y, x @ y.t()), on MatMul with a
-# batch of one. ops_gemm registers mm first; this takes the runtime case.
-_linear_mm = LOWERINGS[aten.mm.default]
-
-
+# mm: a linear layer (ops_gemm, weight packed at init) when its right operand
+# is a constant weight, else a product of two runtime values (x @ y,
+# x @ y.t()), on MatMul with a batch of one.
 @lowers(aten.mm.default, support=OpSupport(FLOAT))
 def _mm(b: Builder, node: Node) -> int:
     x_node, y_node = node.args[:2]
     if isinstance(y_node, Node) and b.subgraph.is_constant(y_node):
-        return _linear_mm(b, node)
+        return linear(b, node)
     x = _operand(b, x_node)  # [m, k]
     y = _operand(b, y_node)  # [k, n]
     params = MatMul.MatMulT()

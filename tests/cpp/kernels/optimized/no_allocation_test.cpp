@@ -110,9 +110,9 @@ TEST(F32Attention, RunAllocatesNothing) {
   std::vector<float> temp(f32_attention_temp_bytes(gemm, p, pool.num_threads()) / 4 + 16);
   for (bool causal : {false, true}) {
     p.causal = causal;
-    const long before = g_allocations.load();
+    const long before = testing::g_allocations.load();
     f32_attention(f32_attention_config(), gemm, p, &pool, temp.data());
-    EXPECT_EQ(g_allocations.load() - before, 0) << "causal " << causal;
+    EXPECT_EQ(testing::g_allocations.load() - before, 0) << "causal " << causal;
     EXPECT_FLOAT_EQ(out[0], 1.0f);
     EXPECT_FLOAT_EQ(out.back(), 1.0f);
   }
