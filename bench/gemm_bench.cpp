@@ -1,15 +1,20 @@
 // ember_gemm_bench: GFLOP/s of every f32 GEMM variant this CPU supports, at 1
 // and 2 threads, against the portable kernel and against this CPU's FMA peak
-// measured in the same run. Not a test: run it by hand (bench/README.md).
+// measured in the same run, and (when CMake found it, EMBER_HAVE_OPENBLAS)
+// against OpenBLAS's cblas_sgemm at the same thread count. Not a test: run it by
+// hand (bench/README.md).
 //
 //   ember_gemm_bench [--seconds S] [--sizes MxNxK,MxNxK,...] [--threads 1,2] [--temp]
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "extension/threadpool/worker_pool.h"
@@ -18,6 +23,10 @@
 #include "kernels/portable/matmul_ops.h"
 #include "runtime/executor/memory_allocator.h"
 #include "runtime/kernel/kernel_context.h"
+
+#if defined(EMBER_HAVE_OPENBLAS)
+#include <cblas.h>  // OpenBLAS's: declares openblas_set_num_threads
+#endif
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -187,6 +196,67 @@ double best_time(double seconds, F&& fn) {
 
 double gemm_gflops(const Size& s, double secs) { return 2.0 * s.m * s.n * s.k / secs / 1e9; }
 
+// --- OpenBLAS reference (only when CMake found it) ---
+
+#if defined(EMBER_HAVE_OPENBLAS)
+constexpr bool kHaveOpenBlas = true;
+
+// C = A B, row-major, no transposes, like the Ember problem. The thread count
+// is set by openblas_set_num_threads before the timed runs.
+void openblas_sgemm(const Size& s, const float* a, const float* b, float* c) {
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, s.m, s.n, s.k, 1.0f, a, s.k, b, s.n,
+              0.0f, c, s.n);
+}
+
+void print_openblas_info() {
+  std::printf("OpenBLAS: %s (core %s); reference column = cblas_sgemm at the same thread "
+              "count (openblas_set_num_threads), \"x OpenBLAS\" = Ember GFLOP/s / OpenBLAS "
+              "GFLOP/s\n",
+              openblas_get_config(), openblas_get_corename());
+}
+
+// Every supported variant against cblas_sgemm on one odd shape (partial tiles
+// in every dimension), single-threaded: max |Ember - OpenBLAS| / max |OpenBLAS|.
+// Both sum 257 products in float in different orders, so ~1e-6 is expected; a
+// wrong kernel gives ~1. Returns false above 1e-4.
+bool check_against_openblas(const std::vector<const F32GemmConfig*>& variants) {
+  const Size s = {67, 131, 257, "check"};
+  Buffers buf(s.m, s.n, s.k);
+  std::vector<float> ref(buf.c.size());
+  openblas_set_num_threads(1);
+  openblas_sgemm(s, buf.a.data(), buf.b.data(), ref.data());
+  double ref_max = 0.0;
+  for (float x : ref) ref_max = std::max(ref_max, static_cast<double>(std::fabs(x)));
+  bool ok = true;
+  for (const F32GemmConfig* v : variants) {
+    F32GemmProblem p;
+    p.m = static_cast<size_t>(s.m);
+    p.n = static_cast<size_t>(s.n);
+    p.k = static_cast<size_t>(s.k);
+    p.a = buf.a.data();
+    p.lda = p.k;
+    p.b = buf.b.data();
+    p.ldb = p.n;
+    p.c = buf.c.data();
+    p.ldc = p.n;
+    std::fill(buf.c.begin(), buf.c.end(), 0.0f);
+    kernels::optimized::f32_gemm(*v, p, nullptr);
+    double diff = 0.0;
+    for (size_t i = 0; i < ref.size(); ++i) {
+      diff = std::max(diff, static_cast<double>(std::fabs(buf.c[i] - ref[i])));
+    }
+    const double rel = ref_max > 0 ? diff / ref_max : diff;
+    const bool good = rel <= 1e-4;
+    ok = ok && good;
+    std::printf("check %dx%dx%d %-7s vs OpenBLAS: max |diff| / max |OpenBLAS| = %.2e %s\n", s.m,
+                s.n, s.k, v->name, rel, good ? "(ok)" : "FAILED (> 1e-4)");
+  }
+  return ok;
+}
+#else
+constexpr bool kHaveOpenBlas = false;
+#endif
+
 std::vector<Size> parse_sizes(const char* arg) {
   std::vector<Size> out;
   std::string text(arg);
@@ -237,10 +307,11 @@ int main_impl(int argc, char** argv) {
     } else if (std::strcmp(argv[i], "--temp") == 0) {
       use_temp = true;
     } else {
-      std::fprintf(stderr,
+      const bool help = std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0;
+      std::fprintf(help ? stdout : stderr,
                    "usage: %s [--seconds S] [--sizes MxNxK,...] [--threads 1,2] [--temp]\n",
                    argv[0]);
-      return 2;
+      return help ? 0 : 2;
     }
   }
 
@@ -261,15 +332,64 @@ int main_impl(int argc, char** argv) {
     if (kernels::optimized::f32_gemm_variant_supported(v)) variants.push_back(&v);
   }
 
+#if defined(EMBER_HAVE_OPENBLAS)
+  print_openblas_info();
+  if (!check_against_openblas(variants)) {
+    std::fprintf(stderr, "Ember and OpenBLAS disagree: not benchmarking\n");
+    return 1;
+  }
+  std::printf("\n");
+#else
+  std::printf("OpenBLAS: not found (apt-get install libopenblas-dev)\n\n");
+#endif
+
   std::vector<uint8_t> temp_memory(use_temp ? (64u << 20) : 0);
   MemoryAllocator temp(temp_memory.data(), temp_memory.size());
 
-  std::printf("%-16s %-9s %7s %10s %7s  %s\n", "MxNxK", "variant", "threads", "GFLOP/s", "%peak",
-              "");
+  if (kHaveOpenBlas) {
+    std::printf("%-16s %-9s %7s %10s %7s %10s  %s\n", "MxNxK", "variant", "threads", "GFLOP/s",
+                "%peak", "x OpenBLAS", "");
+  } else {
+    std::printf("%-16s %-9s %7s %10s %7s  %s\n", "MxNxK", "variant", "threads", "GFLOP/s",
+                "%peak", "");
+  }
   for (const Size& s : sizes) {
     Buffers buf(s.m, s.n, s.k);
     char label[48];
     std::snprintf(label, sizeof(label), "%dx%dx%d", s.m, s.n, s.k);
+
+    // OpenBLAS GFLOP/s per thread count for this size, measured once on first
+    // use (0 without OpenBLAS); ratio_text formats Ember's GFLOP/s over it.
+    std::vector<std::pair<int, double>> openblas_cells;
+    auto openblas_gflops = [&](int threads) -> double {
+      for (const auto& cell : openblas_cells) {
+        if (cell.first == threads) return cell.second;
+      }
+      double g = 0.0;
+#if defined(EMBER_HAVE_OPENBLAS)
+      openblas_set_num_threads(threads);
+      g = gemm_gflops(s, best_time(seconds, [&] {
+                        openblas_sgemm(s, buf.a.data(), buf.b.data(), buf.c.data());
+                      }));
+      openblas_set_num_threads(1);
+      // Idle OpenBLAS workers spin (sched_yield) for a while (THREAD_TIMEOUT,
+      // about 0.1 s by default) before they sleep: let them, so that they do
+      // not take CPU from the Ember cells that follow.
+      if (threads > 1) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+#endif
+      openblas_cells.emplace_back(threads, g);
+      return g;
+    };
+    char ratio[32];
+    auto ratio_text = [&](double ember, int threads) -> const char* {
+      const double ob = openblas_gflops(threads);
+      if (ob > 0) {
+        std::snprintf(ratio, sizeof(ratio), "%9.2fx", ember / ob);
+      } else {
+        std::snprintf(ratio, sizeof(ratio), "%10s", "-");
+      }
+      return ratio;
+    };
 
     // Portable: the reference kernel, single-threaded (it has no pool path).
     {
@@ -285,10 +405,20 @@ int main_impl(int argc, char** argv) {
       KernelContext ctx;
       const double t = best_time(seconds, [&] { kernels::portable::mm_out(ctx, a, b, c); });
       const double g = gemm_gflops(s, t);
-      std::printf("%-16s %-9s %7d %10.1f %6.1f%%  %s\n", label, "portable", 1, g,
-                  peak > 0 ? 100.0 * g / peak : 0.0, s.what);
+      if (kHaveOpenBlas) {
+        std::printf("%-16s %-9s %7d %10.1f %6.1f%% %s  %s\n", label, "portable", 1, g,
+                    peak > 0 ? 100.0 * g / peak : 0.0, ratio_text(g, 1), s.what);
+      } else {
+        std::printf("%-16s %-9s %7d %10.1f %6.1f%%  %s\n", label, "portable", 1, g,
+                    peak > 0 ? 100.0 * g / peak : 0.0, s.what);
+      }
     }
     for (int threads : thread_counts) {
+      if (kHaveOpenBlas) {
+        const double g = openblas_gflops(threads);
+        std::printf("%-16s %-9s %7d %10.1f %6.1f%% %10s\n", label, "openblas", threads, g,
+                    peak > 0 ? 100.0 * g / (peak * threads) : 0.0, "1.00x");
+      }
       WorkerPool pool(static_cast<size_t>(threads));
       for (const F32GemmConfig* v : variants) {
         F32GemmProblem p;
@@ -307,8 +437,13 @@ int main_impl(int argc, char** argv) {
           kernels::optimized::f32_gemm(*v, p, &ctx);
         });
         const double g = gemm_gflops(s, t);
-        std::printf("%-16s %-9s %7d %10.1f %6.1f%%\n", label, v->name, threads, g,
-                    peak > 0 ? 100.0 * g / (peak * threads) : 0.0);
+        if (kHaveOpenBlas) {
+          std::printf("%-16s %-9s %7d %10.1f %6.1f%% %s\n", label, v->name, threads, g,
+                      peak > 0 ? 100.0 * g / (peak * threads) : 0.0, ratio_text(g, threads));
+        } else {
+          std::printf("%-16s %-9s %7d %10.1f %6.1f%%\n", label, v->name, threads, g,
+                      peak > 0 ? 100.0 * g / (peak * threads) : 0.0);
+        }
       }
     }
     std::fflush(stdout);

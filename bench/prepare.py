@@ -75,7 +75,7 @@ def main() -> int:
 
     def ember_export():
         import ember
-        program = ember.export(model, inputs)
+        program = ember.export(model, inputs, backends=())
         program.save(outdir / "ember.pte")
         return {"operators": program.operators, "size": len(program.buffer)}
 

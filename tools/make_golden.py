@@ -93,19 +93,19 @@ def main() -> None:
 
     x = torch.randn(3, 8)
     mlp = _tiny_mlp()
-    _save("et12_v0_ember_mlp", ember.export(mlp, (x,)).buffer, mlp, [x])
+    _save("et12_v0_ember_mlp", ember.export(mlp, (x,), backends=()).buffer, mlp, [x])
 
     batch = torch.export.Dim("batch", min=1, max=8)
-    program = ember.export(mlp, (x,), dynamic_shapes=({0: batch},))
+    program = ember.export(mlp, (x,), dynamic_shapes=({0: batch},), backends=())
     _save("et12_v0_ember_mlp_dynamic_batch", program.buffer, mlp, [torch.randn(5, 8)])
 
     conv = models.seeded(TinyConvNet)
     image = torch.randn(1, 3, 8, 8)
-    _save("et12_v0_ember_convnet", ember.export(conv, (image,)).buffer, conv, [image])
+    _save("et12_v0_ember_convnet", ember.export(conv, (image,), backends=()).buffer, conv, [image])
 
     transformer = _tiny_transformer()
     tokens = torch.randint(0, 50, (2, 6))
-    _save("et12_v0_ember_transformer", ember.export(transformer, (tokens,)).buffer, transformer,
+    _save("et12_v0_ember_transformer", ember.export(transformer, (tokens,), backends=()).buffer, transformer,
           [tokens])
 
     # A delegate segment, for the test backend (tests/backend): loaded by

@@ -99,7 +99,9 @@ def _cmd_export(args: argparse.Namespace) -> int:
     if not args.quiet:  # each pass as it finishes: exports of big models take a while
         logging.basicConfig(format="ember export: %(message)s")
         logging.getLogger("ember.export").setLevel(logging.INFO)
-    program = ember.export(model, inputs, _dynamic_shapes(args.dynamic_dim, len(inputs)))
+    backends = () if args.portable else None  # None: the default, the CPU backend
+    program = ember.export(model, inputs, _dynamic_shapes(args.dynamic_dim, len(inputs)),
+                           backends=backends)
     program.save(args.output)
     print(f"wrote {args.output}: {program.report()}")
     return 0
@@ -146,6 +148,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="INPUT:DIM:MAX marks a dynamic dim with an upper bound")
     export.add_argument("-o", "--output", required=True, help="the .pte file to write")
     export.add_argument("-q", "--quiet", action="store_true", help="do not log each export pass")
+    export.add_argument("--portable", action="store_true",
+                        help="no backend: a portable-only program (the kind ExecuTorch runs)")
     export.set_defaults(handler=_cmd_export)
     run = commands.add_parser("run", help="run a .pte file on random inputs")
     run.add_argument("program")

@@ -41,6 +41,13 @@ class ExportedProgram:
             return 0.0
         return sum(p.where != "portable" for p in self.placements) / len(self.placements)
 
+    def delegated_flops_fraction(self) -> float:
+        """The fraction of the model's estimated FLOPs that a backend runs."""
+        total = sum(p.flops for p in self.placements)
+        if total == 0:
+            return 0.0
+        return sum(p.flops for p in self.placements if p.where != "portable") / total
+
     def report(self, nodes: bool | None = None) -> str:
         """A summary; with `nodes` (the default when backends were asked for)
         also one line per op: where it runs, its source line, and why each
@@ -57,7 +64,8 @@ class ExportedProgram:
             where = Counter(p.where for p in self.placements)
             parts = [f"{count} on {name}" for name, count in sorted(where.items())]
             lines.append(f"ops: {len(self.placements)} ({', '.join(parts)}); "
-                         f"{self.delegated_fraction():.0%} delegated; "
+                         f"{self.delegated_fraction():.0%} of ops and "
+                         f"{self.delegated_flops_fraction():.0%} of FLOPs delegated; "
                          f"delegate blobs {self.delegate_bytes / 1024:.1f} KiB")
         if nodes if nodes is not None else bool(self.backends):
             lines.append(_placement_table(self.placements))
@@ -79,7 +87,7 @@ def export(
     model: torch.nn.Module,
     example_inputs: Sequence[Any] | torch.Tensor,
     dynamic_shapes: Mapping[str, Any] | Sequence[Any] | None = None,
-    backends: Sequence[Backend] = (),
+    backends: Sequence[Backend] | None = None,
     passes: Sequence[GraphPass] | None = None,
 ) -> ExportedProgram:
     """Exports `model` for Ember's runtime.
@@ -88,10 +96,15 @@ def export(
     `dynamic_shapes` is passed to torch.export; every dynamic dim needs an
     upper bound (torch.export.Dim("batch", max=N)), which sizes the plan.
     `backends` take the subgraphs they support, in the order given; the rest
-    runs on the portable kernels. With none, the program is portable-only
-    (the kind ExecuTorch runs too). `passes` replaces the default list of
+    runs on the portable kernels. By default that is Ember's CPU backend
+    (ember.backends.cpu); `backends=()` gives a portable-only program, the
+    kind ExecuTorch runs too. `passes` replaces the default list of
     graph passes (ember.passes.pipeline.default_passes(backends)).
     """
+    if backends is None:
+        from ember.backends.cpu import CpuBackend
+
+        backends = [CpuBackend()]
     backends = list(backends)
     for backend in backends:
         if not isinstance(backend, Backend):

@@ -109,9 +109,9 @@ def test_a_runtime_without_the_backend_refuses_the_program_by_name(exported, tmp
     assert "EmberTestBackend" in result.stderr
 
 
-def test_without_backends_the_program_is_portable_only(exported, tmp_path):
+def test_with_no_backends_the_program_is_portable_only(exported, tmp_path):
     model, inputs, _ = exported
-    program = ember.export(model, inputs)
+    program = ember.export(model, inputs, backends=())
     assert not program.backends and all(p.where == "portable" for p in program.placements)
     assert Program.GetRootAs(program.buffer, 0).ExecutionPlan(0).DelegatesLength() == 0
     pte = tmp_path / "portable.pte"

@@ -45,7 +45,7 @@ def test_ember_file_runs_on_executorch(name):
     model = models.seeded(factory)
     torch.manual_seed(7)
     inputs = make_inputs()
-    program = ember.export(model, inputs)
+    program = ember.export(model, inputs, backends=())
     method = Runtime.get().load_program(program.buffer).load_method("forward")
     with torch.no_grad():
         expected = model(*inputs)
@@ -66,7 +66,7 @@ def test_multi_output_ops_return_a_tensor_list(module, inputs):
     one trailing TensorList value; Ember once repeated each out tensor, which
     ExecuTorch rejected with InvalidProgram."""
     module = module.eval()
-    program = ember.export(module, inputs)
+    program = ember.export(module, inputs, backends=())
     method = Runtime.get().load_program(program.buffer).load_method("forward")
     with torch.no_grad():
         assert_matches_eager(method.execute(list(inputs))[0], module(*inputs))
@@ -75,7 +75,7 @@ def test_multi_output_ops_return_a_tensor_list(module, inputs):
 def test_dynamic_batch_file_runs_on_executorch():
     model = models.seeded(models.MLP)
     batch = torch.export.Dim("batch", min=1, max=8)
-    program = ember.export(model, (torch.randn(4, 64),), dynamic_shapes=({0: batch},))
+    program = ember.export(model, (torch.randn(4, 64),), dynamic_shapes=({0: batch},), backends=())
     method = Runtime.get().load_program(program.buffer).load_method("forward")
     for size in (1, 8):
         x = torch.randn(size, 64)
@@ -106,6 +106,6 @@ def test_channels_last_executorch_file_runs_on_ember(tmp_pte):
 def test_channels_last_model_exported_by_ember(tmp_pte):
     model = _channels_last_resnet()
     x = torch.randn(2, 3, 32, 32).contiguous(memory_format=torch.channels_last)
-    ember.export(model, (x,)).save(tmp_pte)
+    ember.export(model, (x,), backends=()).save(tmp_pte)
     with torch.no_grad():
         assert_matches_eager(ember.runtime.load(tmp_pte).forward(x), model(x))

@@ -52,7 +52,7 @@ def planned_dim_orders(program):
 def test_channels_last_inside_forward_matches_eager(factory, shape, tmp_pte):
     model = models.seeded(factory).eval()
     x = torch.randn(*shape)
-    program = ember.export(model, (x,))
+    program = ember.export(model, (x,), backends=())
     assert any("dim_order_ops::" in op for op in program.operators)
     channels_last = (0, 2, 3, 1) if len(shape) == 4 else (0, 2, 3, 4, 1)
     assert channels_last in planned_dim_orders(program)
@@ -78,7 +78,7 @@ def test_dim_order_ops_are_executorchs():
     from executorch.runtime import Runtime
 
     x = torch.randn(2, 3, 4, 5)
-    program = ember.export(ToChannelsLast(), (x,))
+    program = ember.export(ToChannelsLast(), (x,), backends=())
     assert "dim_order_ops::_clone_dim_order.out" in program.operators
     method = Runtime.get().load_program(program.buffer).load_method("forward")
     (actual,) = method.execute([x])

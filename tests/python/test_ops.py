@@ -32,6 +32,7 @@ import ember
 import ember.runtime
 import pytest
 import torch
+from ember.backends.cpu import CpuBackend
 from op_specs import (
     DTYPE_NAMES,
     DTYPES_BY_NAME,
@@ -141,12 +142,20 @@ def assert_same(actual, expected, scale=1.0):
 
 
 def run_case(name, dtype, case, tmp_path):
+    """The op on the portable kernels and, where the CPU backend claims any of
+    it, through the backend too: both must match eager."""
     spec = SPECS_BY_NAME[name]
     inputs = case_inputs(spec, case, DTYPES_BY_NAME[dtype])
     expected = spec.fn(*inputs)
-    program = ember.export(OpModule(spec.fn), tuple(inputs))
+    program = ember.export(OpModule(spec.fn), tuple(inputs), backends=())
     _KERNELS.setdefault(name, set()).update(program.operators)
-    path = str(tmp_path / "op.pte")
+    _run_and_compare(spec, program, inputs, expected, str(tmp_path / "op.pte"))
+    delegated = ember.export(OpModule(spec.fn), tuple(inputs), backends=[CpuBackend()])
+    if delegated.delegated_fraction() > 0:
+        _run_and_compare(spec, delegated, inputs, expected, str(tmp_path / "op_cpu.pte"))
+
+
+def _run_and_compare(spec, program, inputs, expected, path):
     program.save(path)
     module = ember.runtime.load(path)
     try:
@@ -226,7 +235,7 @@ def test_missing_op_fails_at_load_naming_it(tmp_path):
     x = torch.rand(3, 4)
     args = (x, x) if fn in (torch.copysign, torch.hypot) else (x,)
     path = str(tmp_path / "missing.pte")
-    ember.export(OpModule(fn), args).save(path)
+    ember.export(OpModule(fn), args, backends=()).save(path)
     with pytest.raises(ValueError, match=re.escape(kernel)):
         ember.runtime.load(path)
 

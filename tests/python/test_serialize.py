@@ -10,7 +10,7 @@ from examples import models
 
 
 def _program_bytes():
-    return ember.export(models.seeded(models.MLP), (torch.randn(2, 64),)).buffer
+    return ember.export(models.seeded(models.MLP), (torch.randn(2, 64),), backends=()).buffer
 
 
 def test_header_and_segments():
@@ -30,7 +30,7 @@ def test_header_and_segments():
 
 def test_constants_round_trip():
     model = models.seeded(models.MLP)
-    data = ember.export(model, (torch.randn(2, 64),)).buffer
+    data = ember.export(model, (torch.randn(2, 64),), backends=()).buffer
     _, _, segment_base, _ = struct.unpack_from("<IQQQ", data, 12)
     program = Program.GetRootAs(data, 0)
     plan = program.ExecutionPlan(0)
@@ -60,7 +60,7 @@ def test_constants_round_trip():
 
 
 def test_instructions_keep_source_locations():
-    program = ember.export(models.seeded(models.MLP), (torch.randn(2, 64),))
+    program = ember.export(models.seeded(models.MLP), (torch.randn(2, 64),), backends=())
     assert program.instructions
     assert any(info.filename.endswith("models.py") and info.lineno > 0
                for info in program.instructions)

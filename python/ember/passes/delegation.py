@@ -23,6 +23,7 @@ from torch.fx.passes.operator_support import OperatorSupportBase
 from torch.fx.passes.utils.fuser_utils import fuse_as_graphmodule
 
 from ember.backends.backend import Backend
+from ember.passes.flops import op_flops
 from ember.passes.graph import (
     ExportError,
     GraphPass,
@@ -84,7 +85,8 @@ def delegate(backends: Sequence[Backend]) -> GraphPass:
 
 
 def _initial_placements(program: ProgramGraph) -> dict[Node, Placement]:
-    placements = {node: Placement(node.name, op_name(node), PORTABLE, source_location(node))
+    placements = {node: Placement(node.name, op_name(node), PORTABLE, source_location(node),
+                                  flops=op_flops(node))
                   for node in program.graph.nodes if is_kernel_call(node)}
     # Ops inside control flow run where the control flow runs: on the runtime.
     for module in subgraphs(program.module):
@@ -92,7 +94,8 @@ def _initial_placements(program: ProgramGraph) -> dict[Node, Placement]:
             if is_kernel_call(node):
                 placements[node] = Placement(node.name, op_name(node), PORTABLE,
                                              source_location(node),
-                                             {"*": "inside torch.cond/while_loop"})
+                                             {"*": "inside torch.cond/while_loop"},
+                                             flops=op_flops(node))
     return placements
 
 

@@ -35,6 +35,7 @@ class Placement:
     where: str  # a backend id, or "portable"
     source: str  # "file.py:line", or "" when the node has no user frame
     why_not_delegated: dict[str, str] = field(default_factory=dict)  # backend id -> reason
+    flops: int = 0  # estimated floating-point operations (ember.passes.flops)
 
 
 @dataclass
