@@ -37,8 +37,8 @@ def op_kinds(backend: RecordingCpuBackend) -> list[str]:
     return kinds
 
 
-def run_and_compare(model, inputs, tmp_pte, threads, atol=1e-5, rtol=None):
-    """Exports `model` wholly to the CPU backend, runs it on `threads` and
+def run_and_compare(model, inputs, tmp_pte, atol=1e-5, rtol=None):
+    """Exports `model` wholly to the CPU backend, runs it at each of THREADS and
     compares with eager: max abs error under atol relative to the output's
     scale, or with `rtol`, |a - e| <= atol + rtol |e| element by element."""
     model = model.eval()
@@ -48,15 +48,17 @@ def run_and_compare(model, inputs, tmp_pte, threads, atol=1e-5, rtol=None):
     program.save(tmp_pte)
     with torch.no_grad():
         expected = model(*inputs)
-    actual = ember.runtime.load(tmp_pte, threads=threads).forward(*inputs)
     expected = expected if isinstance(expected, tuple) else (expected,)
-    actual = actual if isinstance(actual, tuple) else (actual,)
-    assert len(actual) == len(expected)
-    for a, e in zip(actual, expected):
-        if rtol is None:
-            assert_matches_eager(a, e, atol=atol)
-        else:
-            torch.testing.assert_close(torch.as_tensor(a), e, rtol=rtol, atol=atol, equal_nan=True)
+    for threads in THREADS:
+        actual = ember.runtime.load(tmp_pte, threads=threads).forward(*inputs)
+        actual = actual if isinstance(actual, tuple) else (actual,)
+        assert len(actual) == len(expected)
+        for a, e in zip(actual, expected):
+            if rtol is None:
+                assert_matches_eager(a, e, atol=atol)
+            else:
+                torch.testing.assert_close(torch.as_tensor(a), e, rtol=rtol, atol=atol,
+                                           equal_nan=True)
     return backend
 
 
@@ -94,8 +96,7 @@ ACTIVATIONS = {
 
 
 @pytest.mark.parametrize("name", list(ACTIVATIONS))
-@pytest.mark.parametrize("threads", THREADS)
-def test_activation(name, threads, tmp_pte):
+def test_activation(name, tmp_pte):
     torch.manual_seed(0)
     # 2 x 3 x 1031: odd sizes exercise the kernels' tails; wide values
     # saturation and overflow (exp past 88). Relative to eager's own float
@@ -103,7 +104,7 @@ def test_activation(name, threads, tmp_pte):
     # near its saturation (both compute 1 + erf(x / sqrt(2)) with erf ~ -1).
     x = torch.randn(2, 3, 1031) * 6
     x[0, 0, :8] = torch.tensor([0.0, -0.0, 20.0, -20.0, 100.0, -100.0, 1e-30, -1e-30])
-    run_and_compare(Lambda(ACTIVATIONS[name]), (x,), tmp_pte, threads, atol=1e-6, rtol=4e-6)
+    run_and_compare(Lambda(ACTIVATIONS[name]), (x,), tmp_pte, atol=1e-6, rtol=4e-6)
 
 
 # --- binary ops with broadcasting -------------------------------------------------
@@ -121,21 +122,19 @@ BROADCASTS = [
 
 @pytest.mark.parametrize("shapes", BROADCASTS, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("op", ["add", "sub", "mul", "div", "maximum", "minimum"])
-@pytest.mark.parametrize("threads", THREADS)
-def test_binary_broadcast(shapes, op, threads, tmp_pte):
+def test_binary_broadcast(shapes, op, tmp_pte):
     torch.manual_seed(1)
     a, b = torch.randn(shapes[0]), torch.randn(shapes[1]) + 3.0
     fn = getattr(torch, op)
-    run_and_compare(Lambda(lambda x, y: fn(x, y)), (a, b), tmp_pte, threads)
+    run_and_compare(Lambda(lambda x, y: fn(x, y)), (a, b), tmp_pte)
 
 
 @pytest.mark.parametrize("op", ["add", "sub", "mul", "div"])
-@pytest.mark.parametrize("threads", THREADS)
-def test_binary_with_numbers(op, threads, tmp_pte):
+def test_binary_with_numbers(op, tmp_pte):
     torch.manual_seed(2)
     fn = getattr(torch, op)
     model = Lambda(lambda x: fn(fn(x, 1.5), torch.relu(x) + 1) + 2)
-    run_and_compare(model, (torch.randn(3, 70),), tmp_pte, threads)
+    run_and_compare(model, (torch.randn(3, 70),), tmp_pte)
 
 
 class ChannelsLast(torch.nn.Module):
@@ -161,12 +160,11 @@ class ChannelsLast(torch.nn.Module):
 
 
 @pytest.mark.parametrize("channels", [8, 24, 35])
-@pytest.mark.parametrize("threads", THREADS)
-def test_channels_last_elementwise(channels, threads, tmp_pte):
+def test_channels_last_elementwise(channels, tmp_pte):
     torch.manual_seed(3)
     model = ChannelsLast(channels)
     inputs = (torch.randn(2, 3, 9, 11), torch.randn(2, channels, 9, 11), torch.randn(9, 11))
-    run_and_compare(model, inputs, tmp_pte, threads, atol=1e-4)
+    run_and_compare(model, inputs, tmp_pte, atol=1e-4)
 
 
 # --- softmax ---------------------------------------------------------------------
@@ -174,16 +172,14 @@ def test_channels_last_elementwise(channels, threads, tmp_pte):
 
 @pytest.mark.parametrize("dim", [0, 1, 2, 3, -1])
 @pytest.mark.parametrize("log", [False, True])
-@pytest.mark.parametrize("threads", THREADS)
-def test_softmax_over_each_dim(dim, log, threads, tmp_pte):
+def test_softmax_over_each_dim(dim, log, tmp_pte):
     torch.manual_seed(4)
     fn = torch.log_softmax if log else torch.softmax
     x = torch.randn(3, 17, 9, 40) * 4
-    run_and_compare(Lambda(lambda t: fn(t, dim)), (x,), tmp_pte, threads)
+    run_and_compare(Lambda(lambda t: fn(t, dim)), (x,), tmp_pte)
 
 
-@pytest.mark.parametrize("threads", THREADS)
-def test_softmax_rows_with_infinities_and_nan(threads, tmp_pte):
+def test_softmax_rows_with_infinities_and_nan(tmp_pte):
     x = torch.randn(6, 33)
     x[1, 3] = float("-inf")
     x[2, :] = float("-inf")
@@ -193,9 +189,10 @@ def test_softmax_rows_with_infinities_and_nan(threads, tmp_pte):
     model = model.eval()
     program = ember.export(model, (x,), backends=[CpuBackend()])
     program.save(tmp_pte)
-    actual = ember.runtime.load(tmp_pte, threads=threads).forward(x)
-    for a, e in zip(actual, model(x)):
-        torch.testing.assert_close(a, e, equal_nan=True, atol=1e-6, rtol=1e-5)
+    for threads in THREADS:
+        actual = ember.runtime.load(tmp_pte, threads=threads).forward(x)
+        for a, e in zip(actual, model(x)):
+            torch.testing.assert_close(a, e, equal_nan=True, atol=1e-6, rtol=1e-5)
 
 
 # --- layer norm and RMS norm ----------------------------------------------------
@@ -203,8 +200,7 @@ def test_softmax_rows_with_infinities_and_nan(threads, tmp_pte):
 
 @pytest.mark.parametrize("shape", [(64,), (5, 64), (33,)])
 @pytest.mark.parametrize("affine", ["weight_bias", "weight", "none"])
-@pytest.mark.parametrize("threads", THREADS)
-def test_layer_norm(shape, affine, threads, tmp_pte):
+def test_layer_norm(shape, affine, tmp_pte):
     torch.manual_seed(5)
     norm = torch.nn.LayerNorm(shape, elementwise_affine=affine != "none", bias=affine == "weight_bias")
     if affine != "none":
@@ -212,7 +208,7 @@ def test_layer_norm(shape, affine, threads, tmp_pte):
     if affine == "weight_bias":
         torch.nn.init.uniform_(norm.bias, -0.5, 0.5)
     x = torch.randn(3, 5, *shape[-1:]) * 2 + 1 if len(shape) == 1 else torch.randn(3, *shape)
-    backend = run_and_compare(norm, (x,), tmp_pte, threads)
+    backend = run_and_compare(norm, (x,), tmp_pte)
     assert op_kinds(backend) == ["LayerNorm"]
 
 
@@ -264,13 +260,12 @@ RMS_FORMS = {
 
 
 @pytest.mark.parametrize("form", list(RMS_FORMS))
-@pytest.mark.parametrize("threads", THREADS)
-def test_rms_norm_is_one_op(form, threads, tmp_pte):
+def test_rms_norm_is_one_op(form, tmp_pte):
     torch.manual_seed(7)
     if form == "llama":
         pytest.importorskip("transformers")
     model = RMS_FORMS[form]()
-    backend = run_and_compare(model, (torch.randn(2, 7, 64) * 3,), tmp_pte, threads)
+    backend = run_and_compare(model, (torch.randn(2, 7, 64) * 3,), tmp_pte)
     assert op_kinds(backend) == ["LayerNorm"], op_kinds(backend)
 
 
@@ -309,34 +304,32 @@ REDUCTIONS = [
 
 
 @pytest.mark.parametrize("reduction", REDUCTIONS, ids=lambda r: f"{r[0]}{r[1]}{'k' if r[2] else ''}")
-@pytest.mark.parametrize("threads", THREADS)
-def test_reduction(reduction, threads, tmp_pte):
+def test_reduction(reduction, tmp_pte):
     torch.manual_seed(9)
     name, dims, keepdim = reduction
     fn = getattr(torch, name)
     model = Lambda(lambda t: fn(t, dims, keepdim=keepdim))
-    run_and_compare(model, (torch.randn(3, 6, 17, 20),), tmp_pte, threads)
+    run_and_compare(model, (torch.randn(3, 6, 17, 20),), tmp_pte)
 
 
-@pytest.mark.parametrize("threads", THREADS)
-def test_reductions_of_everything_and_nan(threads, tmp_pte):
+def test_reductions_of_everything_and_nan(tmp_pte):
     x = torch.randn(4, 300)
     x[2, 7] = float("nan")
     model = Lambda(lambda t: (t.sum(), torch.amax(t, -1), t.mean(-1)))
     program = ember.export(model.eval(), (x,), backends=[CpuBackend()])
     assert program.delegated_fraction() == 1.0, program.report()
     program.save(tmp_pte)
-    actual = ember.runtime.load(tmp_pte, threads=threads).forward(x)
-    for a, e in zip(actual, model(x)):
-        torch.testing.assert_close(a, e, equal_nan=True, atol=1e-4, rtol=1e-5)
+    for threads in THREADS:
+        actual = ember.runtime.load(tmp_pte, threads=threads).forward(x)
+        for a, e in zip(actual, model(x)):
+            torch.testing.assert_close(a, e, equal_nan=True, atol=1e-4, rtol=1e-5)
 
 
-@pytest.mark.parametrize("threads", THREADS)
-def test_global_average_pool_runs_channels_last(threads, tmp_pte):
+def test_global_average_pool_runs_channels_last(tmp_pte):
     """mean over H and W of a convolution's NHWC output needs no conversion."""
     torch.manual_seed(10)
     model = torch.nn.Sequential(torch.nn.Conv2d(3, 16, 3), torch.nn.ReLU(),
                                 torch.nn.AdaptiveAvgPool2d(1), torch.nn.Flatten())
-    backend = run_and_compare(model, (torch.randn(2, 3, 12, 12),), tmp_pte, threads, atol=1e-5)
+    backend = run_and_compare(model, (torch.randn(2, 3, 12, 12),), tmp_pte, atol=1e-5)
     # One conversion, of the input to NHWC; none between the conv and the mean.
     assert op_kinds(backend).count("ToLayout") == 1, op_kinds(backend)

@@ -15,16 +15,18 @@ from torch.nn import functional as F
 from examples import models
 
 
-def _run(model, inputs, threads, tmp_pte, atol=1e-4):
+def _run(model, inputs, tmp_pte, atol=1e-4):
+    """Exports once, runs at 1 and at 2 threads, compares each with eager."""
     program = ember.export(model, inputs, backends=[CpuBackend()])
     program.save(tmp_pte)
     with torch.no_grad():
         expected = model(*inputs)
-    actual = ember.runtime.load(tmp_pte, threads=threads).forward(*inputs)
     expected = expected if isinstance(expected, tuple) else (expected,)
-    actual = actual if isinstance(actual, tuple) else (actual,)
-    for a, e in zip(actual, expected):
-        assert_matches_eager(a, e, atol=atol)
+    for threads in (1, 2):
+        actual = ember.runtime.load(tmp_pte, threads=threads).forward(*inputs)
+        actual = actual if isinstance(actual, tuple) else (actual,)
+        for a, e in zip(actual, expected):
+            assert_matches_eager(a, e, atol=atol)
     return program
 
 
@@ -80,12 +82,11 @@ class PoolBetweenConvs(nn.Module):
 
 
 @pytest.mark.parametrize("name", list(POOLS))
-@pytest.mark.parametrize("threads", [1, 2])
-def test_pools_match_eager(name, threads, tmp_pte):
+def test_pools_match_eager(name, tmp_pte):
     torch.manual_seed(0)
     model = PoolBetweenConvs(Lambda(POOLS[name])).eval()
     x = torch.randn(2, 3, 13, 11)
-    program = _run(model, (x,), threads, tmp_pte)
+    program = _run(model, (x,), tmp_pte)
     assert _portable_ops(program) == [], program.report()
 
 
@@ -150,16 +151,13 @@ ACTS = {"none": nn.Identity(), "relu": nn.ReLU(), "relu6": nn.ReLU6(),
 
 
 @pytest.mark.parametrize("name", list(CONVS))
-@pytest.mark.parametrize("threads", [1, 2])
-def test_convolutions_match_eager(name, threads, tmp_pte):
+def test_convolutions_match_eager(name, tmp_pte):
     spec = CONVS[name]
     for i, (act_name, act) in enumerate(ACTS.items()):
-        if threads == 2 and act_name in ("relu", "hardtanh"):
-            continue  # the clamps are the same code at any thread count
         torch.manual_seed(i)
         model = ConvAct(spec, act, bias=i % 2 == 0).eval()
         x = torch.randn(2 if i == 1 else 1, spec[0], spec[7], spec[8])
-        program = _run(model, (x,), threads, tmp_pte)
+        program = _run(model, (x,), tmp_pte)
         assert _portable_ops(program) == [], program.report()
 
 
@@ -192,16 +190,13 @@ class DeconvAct(nn.Module):
 
 
 @pytest.mark.parametrize("name", list(DECONVS))
-@pytest.mark.parametrize("threads", [1, 2])
-def test_transposed_convolutions_match_eager(name, threads, tmp_pte):
+def test_transposed_convolutions_match_eager(name, tmp_pte):
     spec = DECONVS[name]
     for i, (act_name, act) in enumerate(ACTS.items()):
-        if threads == 2 and act_name in ("relu", "hardtanh"):
-            continue
         torch.manual_seed(i)
         model = DeconvAct(spec, act, bias=i % 2 == 0).eval()
         x = torch.randn(2 if i == 1 else 1, spec[0], spec[8], spec[9])
-        program = _run(model, (x,), threads, tmp_pte)
+        program = _run(model, (x,), tmp_pte)
         assert _portable_ops(program) == [], program.report()
 
 
@@ -235,16 +230,13 @@ class Conv1dAct(nn.Module):
 
 
 @pytest.mark.parametrize("name", list(CONV1DS))
-@pytest.mark.parametrize("threads", [1, 2])
-def test_1d_convolutions_match_eager(name, threads, tmp_pte):
+def test_1d_convolutions_match_eager(name, tmp_pte):
     spec = CONV1DS[name]
     for i, (act_name, act) in enumerate(ACTS.items()):
-        if threads == 2 and act_name in ("relu", "hardtanh"):
-            continue
         torch.manual_seed(i)
         model = Conv1dAct(spec, act, bias=i % 2 == 0).eval()
         x = torch.randn(2 if i == 1 else 1, spec[0], spec[7])
-        program = _run(model, (x,), threads, tmp_pte)
+        program = _run(model, (x,), tmp_pte)
         assert _portable_ops(program) == [], program.report()
 
 
@@ -277,10 +269,9 @@ class LinearChain(nn.Module):
 
 
 @pytest.mark.parametrize("batch", [1, 3, 9, 40])
-@pytest.mark.parametrize("threads", [1, 2])
-def test_linear_with_packed_weights_and_fused_clamps(batch, threads, tmp_pte):
+def test_linear_with_packed_weights_and_fused_clamps(batch, tmp_pte):
     torch.manual_seed(batch)
-    _run(LinearChain().eval(), (torch.randn(batch, 30),), threads, tmp_pte)
+    _run(LinearChain().eval(), (torch.randn(batch, 30),), tmp_pte)
 
 
 def _resnet50():
@@ -308,13 +299,12 @@ MODELS = {
 
 
 @pytest.mark.parametrize("name", list(MODELS))
-@pytest.mark.parametrize("threads", [1, 2])
-def test_benchmark_models_run_wholly_on_the_backend(name, threads, tmp_pte):
+def test_benchmark_models_run_wholly_on_the_backend(name, tmp_pte):
     factory, size = MODELS[name]
     model = factory()
     torch.manual_seed(3)
     x = torch.randn(1, 3, size, size)
-    program = _run(model, (x,), threads, tmp_pte, atol=2e-4)
+    program = _run(model, (x,), tmp_pte, atol=2e-4)
     assert _portable_ops(program) == [], program.report()
 
 

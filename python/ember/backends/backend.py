@@ -63,9 +63,19 @@ def check_op_support(node: Node, table: Mapping[Any, OpSupport]) -> str | None:
     for what, value in _tensors(node):
         if value.dtype not in support.dtypes:
             return f"{what} has dtype {str(value.dtype).replace('torch.', '')}"
-        if not support.dynamic_shapes and any(not isinstance(s, int) for s in value.shape):
-            return f"{what} has a dynamic shape"
+    if not support.dynamic_shapes:
+        reason = dynamic_shape(node)
+        if reason is not None:
+            return reason
     return support.constraint(node) if support.constraint is not None else None
+
+
+def dynamic_shape(node: Node) -> str | None:
+    """Which of node's tensors has a dynamic shape, if any."""
+    for what, value in _tensors(node):
+        if any(not isinstance(s, int) for s in value.shape):
+            return f"{what} has a dynamic shape"
+    return None
 
 
 def _tensors(node: Node) -> Iterable[tuple[str, torch.Tensor]]:

@@ -1,6 +1,7 @@
 """An op's floating-point work, for the export report's "share of FLOPs
 delegated": multiply-adds count 2, everything else one per output element.
-An estimate from the shapes torch.export recorded, not a measurement."""
+An estimate from the shapes torch.export recorded, not a measurement; an op
+with a dynamic shape counts 0."""
 
 from __future__ import annotations
 
@@ -22,10 +23,11 @@ def _numel(value: object) -> int:
 
 
 def _sizes(value: torch.Tensor) -> list[int] | None:
-    try:
-        return [int(s) for s in value.shape]
-    except (TypeError, ValueError, RuntimeError):  # a size with no value
-        return None
+    # A symbolic size counts as unknown: int() on it would make torch.export's
+    # shape environment specialise the dim to its example value.
+    if all(isinstance(s, int) for s in value.shape):
+        return list(value.shape)
+    return None
 
 
 def _shape(node: object) -> list[int] | None:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from torch.fx import Node
 
-from ember.backends.backend import Backend, check_op_support
+from ember.backends.backend import Backend, check_op_support, dynamic_shape
 from ember.backends.cpu import (  # noqa: F401
     lowering,
     ops_attention,
@@ -27,6 +27,10 @@ class CpuBackend(Backend):
     id = "EmberCpuBackend"
 
     def check_node(self, node: Node, program: ProgramGraph) -> str | None:
+        # The blob's plan is static: shapes that vary per call stay portable.
+        reason = dynamic_shape(node)
+        if reason is not None:
+            return reason
         # A node inside a pattern that lowers as one op (attention) is run
         # as part of it, whether or not its op is supported on its own.
         if any(claims(node, program) for claims in lowering.CLAIMS):

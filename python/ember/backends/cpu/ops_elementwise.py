@@ -49,6 +49,8 @@ def _number(value: object) -> bool:
 def _binary_claim(node: Node) -> str | None:
     if node.kwargs.get("alpha", 1) != 1 or (len(node.args) > 2 and node.args[2] != 1):
         return "alpha is not 1"
+    if not isinstance(node.args[0], Node):
+        return "the first operand is a number"
     other = node.args[1]
     if not isinstance(other, Node) and not _number(other):
         return f"operand {other!r} is not a number"
