@@ -528,6 +528,29 @@ def size_lines(results: list[dict], rt: dict) -> list[str]:
     return lines
 
 
+FAST_PEERS = ("et_xnnpack", "ort")
+
+
+def summary_lines(results: list[dict]) -> list[str]:
+    """Ember's CPU backend against the faster of ExecuTorch+XNNPACK and ONNX
+    Runtime, per model and thread count (the issue's target: ratio <= 1.0)."""
+    lines = ["| model | thr | Ember CPU ms | faster peer | peer ms | Ember CPU / peer |",
+             "|---|---|---|---|---|---|"]
+    for entry in results:
+        by_key = {(r["peer"], r["threads"]): r for r in entry.get("rows", [])
+                  if r.get("status") == "ok"}
+        for threads in sorted({t for _, t in by_key}):
+            ours = by_key.get(("ember_cpu", threads))
+            peers = [by_key[(p, threads)] for p in FAST_PEERS if (p, threads) in by_key]
+            if ours is None or not peers:
+                continue
+            best = min(peers, key=lambda r: r["median_ms"])
+            lines.append(f"| {entry['model']} | {threads} | {ours['median_ms']:.2f} | "
+                         f"{PEER_LABELS[best['peer']]} | {best['median_ms']:.2f} | "
+                         f"{ours['median_ms'] / best['median_ms']:.2f} |")
+    return lines if len(lines) > 2 else []
+
+
 def write_markdown(path: Path, results: list[dict], machine: dict, rt: dict, args, rows) -> None:
     v = machine["versions"]
     text = [
@@ -554,6 +577,9 @@ def write_markdown(path: Path, results: list[dict], machine: dict, rt: dict, arg
          "thread count. Ember's median/min/load/RSS come from the native `ember_run`; its p90 "
          "from the Python binding over the same run count."),
         "",
+        "## Ember's CPU backend against the faster peer", "",
+        *summary_lines(results), "",
+        "## All peers", "",
         markdown_table(rows), "",
         "## Runtime size", "",
         *size_lines(results, rt), "",
