@@ -37,7 +37,7 @@ def op_kinds(backend: RecordingCpuBackend) -> list[str]:
     return kinds
 
 
-def run_and_compare(model, inputs, tmp_pte, atol=1e-5, rtol=None):
+def run_and_compare(model, inputs, tmp_pte, *, atol=1e-5, rtol=None):
     """Exports `model` wholly to the CPU backend, runs it at each of THREADS and
     compares with eager: max abs error under atol relative to the output's
     scale, or with `rtol`, |a - e| <= atol + rtol |e| element by element."""
@@ -216,7 +216,7 @@ def test_layer_norm_large_mean(tmp_pte):
     """Mean 1000, spread 1: a one-pass variance would lose every digit."""
     torch.manual_seed(6)
     x = torch.randn(4, 768) + 1000.0
-    run_and_compare(torch.nn.LayerNorm(768), (x,), tmp_pte, 1, atol=5e-4)
+    run_and_compare(torch.nn.LayerNorm(768), (x,), tmp_pte, atol=5e-4)
 
 
 class HandRms(torch.nn.Module):
@@ -288,9 +288,9 @@ def test_rms_norm_over_two_dims_and_shared_intermediates(tmp_pte):
     """Over the last two dims: fused. When an intermediate is used elsewhere
     the ops run one by one, and still match."""
     torch.manual_seed(8)
-    backend = run_and_compare(RmsOverTwoDims(), (torch.randn(3, 6, 64),), tmp_pte, 1)
+    backend = run_and_compare(RmsOverTwoDims(), (torch.randn(3, 6, 64),), tmp_pte)
     assert op_kinds(backend) == ["LayerNorm"]
-    backend = run_and_compare(RmsWithSharedMean(), (torch.randn(3, 5, 64),), tmp_pte, 2)
+    backend = run_and_compare(RmsWithSharedMean(), (torch.randn(3, 5, 64),), tmp_pte)
     assert "LayerNorm" not in op_kinds(backend)
 
 

@@ -15,7 +15,7 @@ from torch.nn import functional as F
 from examples import models
 
 
-def _run(model, inputs, tmp_pte, atol=1e-4):
+def _run(model, inputs, tmp_pte, *, atol=1e-4):
     """Exports once, runs at 1 and at 2 threads, compares each with eager."""
     program = ember.export(model, inputs, backends=[CpuBackend()])
     program.save(tmp_pte)
@@ -92,7 +92,7 @@ def test_pools_match_eager(name, tmp_pte):
 
 def test_max_pool_with_used_indices_stays_portable(tmp_pte):
     model = Lambda(lambda x: F.max_pool2d(x, 2, return_indices=True)[1].float())
-    program = _run(model, (torch.randn(1, 3, 8, 8),), 1, tmp_pte)
+    program = _run(model, (torch.randn(1, 3, 8, 8),), tmp_pte)
     assert any("max_pool2d_with_indices" in op for op in _portable_ops(program)), program.report()
     assert "the indices are used" in program.report()
 
@@ -255,7 +255,7 @@ class Conv1dChain(nn.Module):
 
 def test_1d_convolution_chain(tmp_pte):
     torch.manual_seed(0)
-    program = _run(Conv1dChain().eval(), (torch.randn(2, 5, 21),), 2, tmp_pte)
+    program = _run(Conv1dChain().eval(), (torch.randn(2, 5, 21),), tmp_pte)
     assert _portable_ops(program) == [], program.report()
 
 
@@ -319,7 +319,7 @@ def test_conv_weights_passed_as_inputs_stay_portable(tmp_pte):
     torch.manual_seed(0)
     inputs = (torch.randn(1, 3, 8, 8), torch.randn(4, 3, 3, 3), torch.randn(5, 8, 3),
               torch.randn(192, 7))
-    program = _run(WeightsAsInputs(), inputs, 1, tmp_pte)
+    program = _run(WeightsAsInputs(), inputs, tmp_pte)
     portable = _portable_ops(program)
     assert portable.count("aten::convolution.default") == 2, program.report()
     assert "aten::mm.default" not in portable, program.report()
