@@ -16,31 +16,16 @@ import ember
 import pytest
 import torch
 from conftest import assert_matches_eager
+from cpu_backend_util import RecordingCpuBackend
 from ember.backends.cpu import CpuBackend
-from ember.cpu_fb import Graph, OpParams
 
 F = torch.nn.functional
-OP_NAMES = {v: k for k, v in vars(OpParams.OpParams).items() if not k.startswith("_")}
 
 # What the model cases may leave on portable kernels for now: the norms and
 # reductions of the vector-math family (LayerNorm; RMSNorm as pow, mean,
 # rsqrt and a weight multiply whose first operand broadcasts; mean pooling).
 EXPECTED_PORTABLE = {"aten::native_layer_norm.default", "aten::pow.Tensor_Scalar",
                      "aten::mean.dim", "aten::rsqrt.default", "aten::mul.Tensor"}
-
-
-class RecordingCpuBackend(CpuBackend):
-    """The CPU backend, keeping the op kinds of every blob it lowers."""
-
-    def __init__(self):
-        super().__init__()
-        self.ops: list[str] = []
-
-    def preprocess(self, subgraph, compile_specs):
-        blob = super().preprocess(subgraph, compile_specs)
-        graph = Graph.Graph.GetRootAs(blob, 0)
-        self.ops += [OP_NAMES[graph.Ops(i).ParamsType()] for i in range(graph.OpsLength())]
-        return blob
 
 
 def run(model, inputs, tmp_pte, threads=(1, 2), atol=1e-4):

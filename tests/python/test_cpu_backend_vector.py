@@ -9,32 +9,10 @@ import pytest
 import torch
 import torch.nn.functional as F
 from conftest import assert_matches_eager
+from cpu_backend_util import RecordingCpuBackend
 from ember.backends.cpu import CpuBackend
-from ember.cpu_fb import Graph, OpParams
 
 THREADS = [1, 2]
-
-
-class RecordingCpuBackend(CpuBackend):
-    """The CPU backend, keeping the blobs it produces for inspection."""
-
-    def __init__(self):
-        super().__init__()
-        self.blobs: list[bytes] = []
-
-    def preprocess(self, subgraph, compile_specs):
-        blob = super().preprocess(subgraph, compile_specs)
-        self.blobs.append(blob)
-        return blob
-
-
-def op_kinds(backend: RecordingCpuBackend) -> list[str]:
-    names = {v: k for k, v in vars(OpParams.OpParams).items() if not k.startswith("_")}
-    kinds = []
-    for blob in backend.blobs:
-        graph = Graph.GraphT.InitFromObj(Graph.Graph.GetRootAs(blob, 0))
-        kinds += [names[op.paramsType] for op in graph.ops]
-    return kinds
 
 
 def run_and_compare(model, inputs, tmp_pte, *, atol=1e-5, rtol=None):
@@ -209,7 +187,7 @@ def test_layer_norm(shape, affine, tmp_pte):
         torch.nn.init.uniform_(norm.bias, -0.5, 0.5)
     x = torch.randn(3, 5, *shape[-1:]) * 2 + 1 if len(shape) == 1 else torch.randn(3, *shape)
     backend = run_and_compare(norm, (x,), tmp_pte)
-    assert op_kinds(backend) == ["LayerNorm"]
+    assert backend.ops == ["LayerNorm"]
 
 
 def test_layer_norm_large_mean(tmp_pte):
@@ -266,7 +244,7 @@ def test_rms_norm_is_one_op(form, tmp_pte):
         pytest.importorskip("transformers")
     model = RMS_FORMS[form]()
     backend = run_and_compare(model, (torch.randn(2, 7, 64) * 3,), tmp_pte)
-    assert op_kinds(backend) == ["LayerNorm"], op_kinds(backend)
+    assert backend.ops == ["LayerNorm"], backend.ops
 
 
 class RmsOverTwoDims(torch.nn.Module):
@@ -289,9 +267,9 @@ def test_rms_norm_over_two_dims_and_shared_intermediates(tmp_pte):
     the ops run one by one, and still match."""
     torch.manual_seed(8)
     backend = run_and_compare(RmsOverTwoDims(), (torch.randn(3, 6, 64),), tmp_pte)
-    assert op_kinds(backend) == ["LayerNorm"]
+    assert backend.ops == ["LayerNorm"]
     backend = run_and_compare(RmsWithSharedMean(), (torch.randn(3, 5, 64),), tmp_pte)
-    assert "LayerNorm" not in op_kinds(backend)
+    assert "LayerNorm" not in backend.ops
 
 
 # --- reductions --------------------------------------------------------------------
@@ -332,4 +310,4 @@ def test_global_average_pool_runs_channels_last(tmp_pte):
                                 torch.nn.AdaptiveAvgPool2d(1), torch.nn.Flatten())
     backend = run_and_compare(model, (torch.randn(2, 3, 12, 12),), tmp_pte, atol=1e-5)
     # One conversion, of the input to NHWC; none between the conv and the mean.
-    assert op_kinds(backend).count("ToLayout") == 1, op_kinds(backend)
+    assert backend.ops.count("ToLayout") == 1, backend.ops

@@ -1,46 +1,29 @@
 // f32 attention row operations for AVX2 + FMA, compiled with -mavx2 -mfma for
-// this file only. Includes nothing that defines inline functions besides the
-// intrinsics, so no AVX2 code leaks into functions other files share.
+// this file only. Shared helpers come from simd/avx2_math.h, which only
+// files compiled with these flags may include.
 #include <immintrin.h>
 
 #include "kernels/optimized/cpu_features.h"
 #include "kernels/optimized/f32-attention/f32_attention.h"
+#include "kernels/optimized/simd/avx2_math.h"
 
 namespace ember::kernels::optimized {
 namespace {
 
-float hmax(__m256 v) {
-  __m128 m = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-  m = _mm_max_ps(m, _mm_movehl_ps(m, m));
-  m = _mm_max_ss(m, _mm_movehdup_ps(m));
-  return _mm_cvtss_f32(m);
-}
-
-float hsum(__m256 v) {
-  __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-  s = _mm_add_ss(s, _mm_movehdup_ps(s));
-  return _mm_cvtss_f32(s);
-}
-
-// Lanes [0, n) set, for the last n < 8 elements of a row.
-__m256i tail_mask(size_t n) {
-  const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n)), lanes);
-}
+using avx2::Acc4;
+using avx2::accumulate4;
+using avx2::hmax;
+using avx2::hsum;
+using avx2::tail_mask;
 
 float row_max(const float* x, size_t n) {
-  // Four chains of 8: vmaxps has a latency of 3 and a throughput of 2.
-  __m256 m0 = _mm256_set1_ps(x[0]), m1 = m0, m2 = m0, m3 = m0;
-  size_t i = 0;
-  for (; i + 32 <= n; i += 32) {
-    m0 = _mm256_max_ps(m0, _mm256_loadu_ps(x + i));
-    m1 = _mm256_max_ps(m1, _mm256_loadu_ps(x + i + 8));
-    m2 = _mm256_max_ps(m2, _mm256_loadu_ps(x + i + 16));
-    m3 = _mm256_max_ps(m3, _mm256_loadu_ps(x + i + 24));
-  }
-  for (; i + 8 <= n; i += 8) m0 = _mm256_max_ps(m0, _mm256_loadu_ps(x + i));
-  float m = hmax(_mm256_max_ps(_mm256_max_ps(m0, m1), _mm256_max_ps(m2, m3)));
+  // Started at x[0] (not -inf, as softmax's rmax is) and finished by a
+  // scalar tail, as the scalar attention variant does, so that the variants
+  // treat NaNs alike.
+  size_t i;
+  const Acc4 a = accumulate4(n, x, _mm256_set1_ps(x[0]), &i,
+                             [](__m256 v, __m256 acc) { return _mm256_max_ps(acc, v); });
+  float m = hmax(_mm256_max_ps(_mm256_max_ps(a.a0, a.a1), _mm256_max_ps(a.a2, a.a3)));
   for (; i < n; ++i) m = x[i] > m ? x[i] : m;
   return m;
 }
@@ -48,6 +31,9 @@ float row_max(const float* x, size_t n) {
 // exp(x) for x <= 0, as the scalar variant computes it (XNNPACK's rr2_p5:
 // Cody-Waite reduction with two constants, degree-5 polynomial, 2^n built in
 // the exponent bits); 0 below -87.34, where exp is a denormal or 0.
+// Kept here rather than avx2::exp_nonpositive (simd/avx2_math.h), which is
+// f32-vunary's degree-6 exp with other constants and another flush threshold:
+// the attention variants agree with each other on this one.
 __m256 exp_nonpositive(__m256 x) {
   const __m256 magic = _mm256_set1_ps(0x1.8000FEp23f);
   __m256 n = _mm256_fmadd_ps(x, _mm256_set1_ps(0x1.715476p+0f), magic);

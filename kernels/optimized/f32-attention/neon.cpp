@@ -5,32 +5,35 @@
 #include <arm_neon.h>
 
 #include <cmath>
-#include <cstring>
 
 #include "kernels/optimized/cpu_features.h"
 #include "kernels/optimized/f32-attention/f32_attention.h"
+#include "kernels/optimized/simd/neon_math.h"
 
 namespace ember::kernels::optimized {
 namespace {
 
+using neon::Acc4;
+using neon::accumulate4;
+using neon::load_tail;
+using neon::store_tail;
+
 float row_max(const float* x, size_t n) {
-  // Four chains: one would serialise on fmax's latency.
-  float32x4_t m0 = vdupq_n_f32(x[0]), m1 = m0, m2 = m0, m3 = m0;
-  size_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    m0 = vmaxq_f32(m0, vld1q_f32(x + i));
-    m1 = vmaxq_f32(m1, vld1q_f32(x + i + 4));
-    m2 = vmaxq_f32(m2, vld1q_f32(x + i + 8));
-    m3 = vmaxq_f32(m3, vld1q_f32(x + i + 12));
-  }
-  for (; i + 4 <= n; i += 4) m0 = vmaxq_f32(m0, vld1q_f32(x + i));
-  float m = vmaxvq_f32(vmaxq_f32(vmaxq_f32(m0, m1), vmaxq_f32(m2, m3)));
+  // Started at x[0] (not -inf, as softmax's rmax is) and finished by a
+  // scalar tail, as the scalar attention variant does, so that the variants
+  // treat NaNs alike.
+  size_t i;
+  const Acc4 a = accumulate4(n, x, vdupq_n_f32(x[0]), &i,
+                             [](float32x4_t v, float32x4_t acc) { return vmaxq_f32(acc, v); });
+  float m = vmaxvq_f32(vmaxq_f32(vmaxq_f32(a.a0, a.a1), vmaxq_f32(a.a2, a.a3)));
   for (; i < n; ++i) m = x[i] > m ? x[i] : m;
   return m;
 }
 
 // exp(x) for x <= 0: Cody-Waite reduction with two constants, degree-5
 // polynomial, 2^n built in the exponent bits; 0 below -87.34 (and for -inf).
+// Not neon::exp_nonpositive (f32-vunary's degree-6 exp, another flush
+// threshold): the scalar and AVX2 attention variants compute this one.
 float32x4_t exp_nonpositive(float32x4_t x) {
   const float32x4_t magic = vdupq_n_f32(0x1.8000FEp23f);
   float32x4_t n = vfmaq_f32(magic, x, vdupq_n_f32(0x1.715476p+0f));
@@ -67,12 +70,9 @@ float exp_row(float* x, size_t n, float max) {
     s0 = vaddq_f32(s0, e);
   }
   if (i < n) {
-    // The tail through a buffer padded with -inf, whose exp is 0.
-    float buf[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
-    std::memcpy(buf, x + i, (n - i) * sizeof(float));
-    const float32x4_t e = exp_nonpositive(vsubq_f32(vld1q_f32(buf), vmax));
-    vst1q_f32(buf, e);
-    std::memcpy(x + i, buf, (n - i) * sizeof(float));
+    // The tail padded with -inf, whose exp is 0.
+    const float32x4_t e = exp_nonpositive(vsubq_f32(load_tail(x + i, n - i, -INFINITY), vmax));
+    store_tail(x + i, n - i, e);
     s1 = vaddq_f32(s1, e);
   }
   return vaddvq_f32(vaddq_f32(s0, s1));

@@ -8,44 +8,29 @@
 
 #include "kernels/optimized/cpu_features.h"
 #include "kernels/optimized/f32-layernorm/f32_layernorm.h"
+#include "kernels/optimized/simd/avx2_math.h"
 
 namespace ember::kernels::optimized {
 namespace {
 
-// kMaskTable + 8 - r: the first r lanes on.
-const int32_t kMaskTable[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
-
-inline __m256i tail_mask(size_t r) {
-  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(kMaskTable + 8 - r));
-}
-
-inline float hsum(__m256 v) {
-  __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-  s = _mm_add_ss(s, _mm_movehdup_ps(s));
-  return _mm_cvtss_f32(s);
-}
+using avx2::Acc4;
+using avx2::accumulate4;
+using avx2::hsum;
+using avx2::tail_mask;
 
 // sum over i < n of f(x[i]), f(v) given as a vector function; masked-off
 // lanes of the tail load as 0 and are masked again after f.
 template <typename F>
 inline float reduce_sum(size_t n, const float* x, F f) {
-  __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
-  size_t i = 0;
-  for (; i + 32 <= n; i += 32) {
-    a0 = f(_mm256_loadu_ps(x + i), a0);
-    a1 = f(_mm256_loadu_ps(x + i + 8), a1);
-    a2 = f(_mm256_loadu_ps(x + i + 16), a2);
-    a3 = f(_mm256_loadu_ps(x + i + 24), a3);
-  }
-  for (; i + 8 <= n; i += 8) a0 = f(_mm256_loadu_ps(x + i), a0);
+  size_t i;
+  Acc4 a = accumulate4(n, x, _mm256_setzero_ps(), &i, f);
   if (i < n) {
     const __m256i mask = tail_mask(n - i);
     const __m256 zero = _mm256_setzero_ps();
-    a1 = _mm256_add_ps(a1, _mm256_blendv_ps(zero, f(_mm256_maskload_ps(x + i, mask), zero),
-                                            _mm256_castsi256_ps(mask)));
+    const __m256 v = f(_mm256_maskload_ps(x + i, mask), zero);
+    a.a1 = _mm256_add_ps(a.a1, _mm256_blendv_ps(zero, v, _mm256_castsi256_ps(mask)));
   }
-  return hsum(_mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)));
+  return hsum(_mm256_add_ps(_mm256_add_ps(a.a0, a.a1), _mm256_add_ps(a.a2, a.a3)));
 }
 
 // The sums of d = x - mean and of d^2 over the row, two accumulators each.

@@ -6,6 +6,7 @@
 
 #include "kernels/optimized/cpu_features.h"
 #include "kernels/optimized/f32-layernorm/f32_layernorm.h"
+#include "kernels/optimized/simd/neon_math.h"
 
 namespace ember::kernels::optimized {
 namespace {
@@ -13,18 +14,11 @@ namespace {
 // The sum over i < n of f(x[i], acc) with vector and scalar forms of f.
 template <typename F, typename F1>
 inline float reduce_sum(size_t n, const float* x, F f, F1 f1) {
-  float32x4_t a0 = vdupq_n_f32(0.0f), a1 = a0, a2 = a0, a3 = a0;
-  size_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    a0 = f(vld1q_f32(x + i), a0);
-    a1 = f(vld1q_f32(x + i + 4), a1);
-    a2 = f(vld1q_f32(x + i + 8), a2);
-    a3 = f(vld1q_f32(x + i + 12), a3);
-  }
-  for (; i + 4 <= n; i += 4) a0 = f(vld1q_f32(x + i), a0);
+  size_t i;
+  const neon::Acc4 a = neon::accumulate4(n, x, vdupq_n_f32(0.0f), &i, f);
   float tail = 0.0f;
   for (; i < n; ++i) tail = f1(x[i], tail);
-  return vaddvq_f32(vaddq_f32(vaddq_f32(a0, a1), vaddq_f32(a2, a3))) + tail;
+  return vaddvq_f32(vaddq_f32(vaddq_f32(a.a0, a.a1), vaddq_f32(a.a2, a.a3))) + tail;
 }
 
 void layernorm(size_t n, const float* x, const float* w, const float* b, float eps, float* y) {

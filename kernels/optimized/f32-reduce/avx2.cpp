@@ -7,40 +7,31 @@
 
 #include "kernels/optimized/cpu_features.h"
 #include "kernels/optimized/f32-reduce/f32_reduce.h"
+#include "kernels/optimized/simd/avx2_math.h"
 
 namespace ember::kernels::optimized {
 namespace {
 
-// kMaskTable + 8 - r: the first r lanes on.
-const int32_t kMaskTable[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
-
-inline __m256i tail_mask(size_t r) {
-  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(kMaskTable + 8 - r));
-}
+using avx2::Acc4;
+using avx2::accumulate4;
+using avx2::hmax;
+using avx2::hsum;
+using avx2::tail_mask;
 
 inline __m256 is_nan(__m256 v) { return _mm256_cmp_ps(v, v, _CMP_UNORD_Q); }
 
 float rsum(size_t n, const float* x) {
-  __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
-  size_t i = 0;
-  for (; i + 32 <= n; i += 32) {
-    a0 = _mm256_add_ps(a0, _mm256_loadu_ps(x + i));
-    a1 = _mm256_add_ps(a1, _mm256_loadu_ps(x + i + 8));
-    a2 = _mm256_add_ps(a2, _mm256_loadu_ps(x + i + 16));
-    a3 = _mm256_add_ps(a3, _mm256_loadu_ps(x + i + 24));
-  }
-  for (; i + 8 <= n; i += 8) a0 = _mm256_add_ps(a0, _mm256_loadu_ps(x + i));
-  if (i < n) a1 = _mm256_add_ps(a1, _mm256_maskload_ps(x + i, tail_mask(n - i)));
-  const __m256 v = _mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3));
-  __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-  s = _mm_add_ss(s, _mm_movehdup_ps(s));
-  return _mm_cvtss_f32(s);
+  size_t i;
+  Acc4 a = accumulate4(n, x, _mm256_setzero_ps(), &i,
+                       [](__m256 v, __m256 acc) { return _mm256_add_ps(acc, v); });
+  if (i < n) a.a1 = _mm256_add_ps(a.a1, _mm256_maskload_ps(x + i, tail_mask(n - i)));
+  return hsum(_mm256_add_ps(_mm256_add_ps(a.a0, a.a1), _mm256_add_ps(a.a2, a.a3)));
 }
 
 float rmax(size_t n, const float* x) {
   // vmaxps drops a NaN in its first operand, so NaNs are tracked apart and
-  // win at the end.
+  // win at the end: the NaN check in the main loop is why this loop is not
+  // accumulate4 (softmax's rmax, which does not track NaNs, is).
   __m256 m0 = _mm256_set1_ps(-INFINITY), m1 = m0, m2 = m0, m3 = m0;
   __m256 nan = _mm256_setzero_ps();
   size_t i = 0;
@@ -67,11 +58,7 @@ float rmax(size_t n, const float* x) {
     nan = _mm256_or_ps(nan, is_nan(v));
   }
   if (_mm256_movemask_ps(nan) != 0) return NAN;
-  const __m256 v = _mm256_max_ps(_mm256_max_ps(m0, m1), _mm256_max_ps(m2, m3));
-  __m128 s = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-  s = _mm_max_ps(s, _mm_movehl_ps(s, s));
-  s = _mm_max_ss(s, _mm_movehdup_ps(s));
-  return _mm_cvtss_f32(s);
+  return hmax(_mm256_max_ps(_mm256_max_ps(m0, m1), _mm256_max_ps(m2, m3)));
 }
 
 // acc = f(x, acc) over n, 16 floats per iteration, the tail masked.

@@ -1,78 +1,35 @@
 // f32 softmax microkernels for AVX2 + FMA, compiled with -mavx2 -mfma for this
-// file only. The exp is f32-vunary's exp for x <= 0 (same constants, same
-// operations), repeated here because headers shared with ISA-flagged files
-// may define no functions.
+// file only. The exp is f32-vunary's exp for x <= 0 (simd/avx2_math.h).
 #include <immintrin.h>
 
 #include <cmath>
 
 #include "kernels/optimized/cpu_features.h"
 #include "kernels/optimized/f32-softmax/f32_softmax.h"
-#include "kernels/optimized/f32-vunary/f32_vmath_constants.h"
+#include "kernels/optimized/simd/avx2_math.h"
 
 namespace ember::kernels::optimized {
 namespace {
 
-namespace vm = vmath;
-
-// kMaskTable + 8 - r: the first r lanes on.
-const int32_t kMaskTable[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
-
-inline __m256i tail_mask(size_t r) {
-  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(kMaskTable + 8 - r));
-}
-
-inline __m256 splat(float v) { return _mm256_set1_ps(v); }
-
-// exp(z) for z <= 0 (or NaN), flushed to 0 below 2^-126.
-inline __m256 exp_nonpositive(__m256 z) {
-  __m256 n = _mm256_fmadd_ps(z, splat(vm::kLog2e), splat(vm::kRoundMagicBiased));
-  const __m256 s = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_castps_si256(n), 23));
-  n = _mm256_sub_ps(n, splat(vm::kRoundMagicBiased));
-  __m256 t = _mm256_fnmadd_ps(n, splat(vm::kLn2Hi), z);
-  t = _mm256_fnmadd_ps(n, splat(vm::kLn2Lo), t);
-  __m256 p = _mm256_fmadd_ps(splat(vm::kExpC6), t, splat(vm::kExpC5));
-  p = _mm256_fmadd_ps(p, t, splat(vm::kExpC4));
-  p = _mm256_fmadd_ps(p, t, splat(vm::kExpC3));
-  p = _mm256_fmadd_ps(p, t, splat(vm::kExpC2));
-  p = _mm256_fmadd_ps(p, t, splat(vm::kExpC1));
-  t = _mm256_mul_ps(t, s);
-  const __m256 e = _mm256_fmadd_ps(t, p, s);
-  return _mm256_andnot_ps(_mm256_cmp_ps(z, splat(vm::kExpDenormCutoff), _CMP_LT_OQ), e);
-}
-
-inline float hsum(__m256 v) {
-  __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-  s = _mm_add_ss(s, _mm_movehdup_ps(s));
-  return _mm_cvtss_f32(s);
-}
-
-inline float hmax(__m256 v) {
-  __m128 s = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-  s = _mm_max_ps(s, _mm_movehl_ps(s, s));
-  s = _mm_max_ss(s, _mm_movehdup_ps(s));
-  return _mm_cvtss_f32(s);
-}
+using avx2::Acc4;
+using avx2::accumulate4;
+using avx2::exp_nonpositive;
+using avx2::hmax;
+using avx2::hsum;
+using avx2::splat;
+using avx2::tail_mask;
 
 float rmax(size_t n, const float* x) {
-  // Four accumulators: max has a 3-cycle latency and two ports.
-  __m256 m0 = splat(-INFINITY), m1 = m0, m2 = m0, m3 = m0;
-  size_t i = 0;
-  for (; i + 32 <= n; i += 32) {
-    m0 = _mm256_max_ps(m0, _mm256_loadu_ps(x + i));
-    m1 = _mm256_max_ps(m1, _mm256_loadu_ps(x + i + 8));
-    m2 = _mm256_max_ps(m2, _mm256_loadu_ps(x + i + 16));
-    m3 = _mm256_max_ps(m3, _mm256_loadu_ps(x + i + 24));
-  }
-  for (; i + 8 <= n; i += 8) m0 = _mm256_max_ps(m0, _mm256_loadu_ps(x + i));
+  size_t i;
+  Acc4 m = accumulate4(n, x, splat(-INFINITY), &i,
+                       [](__m256 v, __m256 acc) { return _mm256_max_ps(acc, v); });
   if (i < n) {
     const __m256i mask = tail_mask(n - i);
     const __m256 v = _mm256_blendv_ps(splat(-INFINITY), _mm256_maskload_ps(x + i, mask),
                                       _mm256_castsi256_ps(mask));
-    m1 = _mm256_max_ps(m1, v);
+    m.a1 = _mm256_max_ps(m.a1, v);
   }
-  return hmax(_mm256_max_ps(_mm256_max_ps(m0, m1), _mm256_max_ps(m2, m3)));
+  return hmax(_mm256_max_ps(_mm256_max_ps(m.a0, m.a1), _mm256_max_ps(m.a2, m.a3)));
 }
 
 template <bool kStore>

@@ -1,64 +1,30 @@
 // f32 softmax microkernels for AArch64 Advanced SIMD (baseline, no extra
-// flags). The exp is f32-vunary's NEON exp for x <= 0, repeated here because
-// headers shared with ISA files may define no functions. Tails go through a
-// padded 4-float buffer.
+// flags). The exp is f32-vunary's NEON exp for x <= 0 and tails go through a
+// padded 4-float buffer (both simd/neon_math.h).
 #include <arm_neon.h>
 
 #include <cmath>
 
 #include "kernels/optimized/cpu_features.h"
 #include "kernels/optimized/f32-softmax/f32_softmax.h"
-#include "kernels/optimized/f32-vunary/f32_vmath_constants.h"
+#include "kernels/optimized/simd/neon_math.h"
 
 namespace ember::kernels::optimized {
 namespace {
 
-namespace vm = vmath;
-
-inline float32x4_t splat(float v) { return vdupq_n_f32(v); }
-
-inline float32x4_t exp_nonpositive(float32x4_t z) {
-  float32x4_t n = vfmaq_f32(splat(vm::kRoundMagicBiased), z, splat(vm::kLog2e));
-  const float32x4_t s = vreinterpretq_f32_s32(vshlq_n_s32(vreinterpretq_s32_f32(n), 23));
-  n = vsubq_f32(n, splat(vm::kRoundMagicBiased));
-  float32x4_t t = vfmsq_f32(z, n, splat(vm::kLn2Hi));
-  t = vfmsq_f32(t, n, splat(vm::kLn2Lo));
-  float32x4_t p = vfmaq_f32(splat(vm::kExpC5), splat(vm::kExpC6), t);
-  p = vfmaq_f32(splat(vm::kExpC4), p, t);
-  p = vfmaq_f32(splat(vm::kExpC3), p, t);
-  p = vfmaq_f32(splat(vm::kExpC2), p, t);
-  p = vfmaq_f32(splat(vm::kExpC1), p, t);
-  t = vmulq_f32(t, s);
-  const float32x4_t e = vfmaq_f32(s, t, p);
-  const uint32x4_t tiny = vcltq_f32(z, splat(vm::kExpDenormCutoff));
-  return vreinterpretq_f32_u32(vbicq_u32(vreinterpretq_u32_f32(e), tiny));
-}
-
-// Loads the last r < 4 floats of p padded with `pad`.
-inline float32x4_t load_tail(const float* p, size_t r, float pad) {
-  float buf[4] = {pad, pad, pad, pad};
-  for (size_t j = 0; j < r; ++j) buf[j] = p[j];
-  return vld1q_f32(buf);
-}
-
-inline void store_tail(float* p, size_t r, float32x4_t v) {
-  float buf[4];
-  vst1q_f32(buf, v);
-  for (size_t j = 0; j < r; ++j) p[j] = buf[j];
-}
+using neon::Acc4;
+using neon::accumulate4;
+using neon::exp_nonpositive;
+using neon::load_tail;
+using neon::splat;
+using neon::store_tail;
 
 float rmax(size_t n, const float* x) {
-  float32x4_t m0 = splat(-INFINITY), m1 = m0, m2 = m0, m3 = m0;
-  size_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    m0 = vmaxq_f32(m0, vld1q_f32(x + i));
-    m1 = vmaxq_f32(m1, vld1q_f32(x + i + 4));
-    m2 = vmaxq_f32(m2, vld1q_f32(x + i + 8));
-    m3 = vmaxq_f32(m3, vld1q_f32(x + i + 12));
-  }
-  for (; i + 4 <= n; i += 4) m0 = vmaxq_f32(m0, vld1q_f32(x + i));
-  if (i < n) m1 = vmaxq_f32(m1, load_tail(x + i, n - i, -INFINITY));
-  return vmaxvq_f32(vmaxq_f32(vmaxq_f32(m0, m1), vmaxq_f32(m2, m3)));
+  size_t i;
+  Acc4 m = accumulate4(n, x, splat(-INFINITY), &i,
+                       [](float32x4_t v, float32x4_t acc) { return vmaxq_f32(acc, v); });
+  if (i < n) m.a1 = vmaxq_f32(m.a1, load_tail(x + i, n - i, -INFINITY));
+  return vmaxvq_f32(vmaxq_f32(vmaxq_f32(m.a0, m.a1), vmaxq_f32(m.a2, m.a3)));
 }
 
 template <bool kStore>

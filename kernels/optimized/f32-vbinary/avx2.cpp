@@ -5,12 +5,12 @@
 
 #include "kernels/optimized/cpu_features.h"
 #include "kernels/optimized/f32-vbinary/f32_vbinary.h"
+#include "kernels/optimized/simd/avx2_math.h"
 
 namespace ember::kernels::optimized {
 namespace {
 
-// kMaskTable + 8 - r: the first r lanes on.
-const int32_t kMaskTable[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
+using avx2::tail_mask;
 
 template <F32BinaryOp Op>
 inline __m256 apply(__m256 a, __m256 b) {
@@ -49,8 +49,7 @@ inline void run(size_t n, const float* a, LoadB load_b, float* y, __m256 lo, __m
     i += 8;
   }
   if (i < n) {
-    const __m256i mask =
-        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(kMaskTable + 8 - (n - i)));
+    const __m256i mask = tail_mask(n - i);
     const __m256 v = apply<Op>(_mm256_maskload_ps(a + i, mask), load_b.masked(i, mask));
     _mm256_maskstore_ps(y + i, mask, clamp(v));
   }
@@ -96,13 +95,6 @@ void rows(size_t rows, size_t c, const float* a, const float* b, float* y,
 }
 
 }  // namespace
-
-#define EMBER_F32_VBINARY_OPS(form)                                                   \
-  {                                                                                   \
-    form<F32BinaryOp::Add>, form<F32BinaryOp::Sub>, form<F32BinaryOp::Mul>,           \
-        form<F32BinaryOp::Div>, form<F32BinaryOp::RSub>, form<F32BinaryOp::RDiv>,     \
-        form<F32BinaryOp::Max>, form<F32BinaryOp::Min>,                               \
-  }
 
 extern const F32VBinaryConfig kF32VBinaryAvx2Config = {
     "avx2",

@@ -59,6 +59,15 @@ struct F32VBinaryConfig {
   F32VBinaryRowsUkernelFn rows[kF32BinaryOpCount];
 };
 
+// The table of one form (vv, vs, rows) of every op, in F32BinaryOp order, for
+// the variants' configs: a macro, so that this header defines no function.
+#define EMBER_F32_VBINARY_OPS(form)                                                   \
+  {                                                                                   \
+    form<F32BinaryOp::Add>, form<F32BinaryOp::Sub>, form<F32BinaryOp::Mul>,           \
+        form<F32BinaryOp::Div>, form<F32BinaryOp::RSub>, form<F32BinaryOp::RDiv>,     \
+        form<F32BinaryOp::Max>, form<F32BinaryOp::Min>,                               \
+  }
+
 size_t f32_vbinary_num_variants();
 const F32VBinaryConfig& f32_vbinary_variant(size_t index);
 bool f32_vbinary_variant_supported(const F32VBinaryConfig& config);

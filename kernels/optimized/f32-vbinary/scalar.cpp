@@ -42,13 +42,6 @@ void rows(size_t rows, size_t c, const float* a, const float* b, float* y,
 
 }  // namespace
 
-#define EMBER_F32_VBINARY_OPS(form)                                                   \
-  {                                                                                   \
-    form<F32BinaryOp::Add>, form<F32BinaryOp::Sub>, form<F32BinaryOp::Mul>,           \
-        form<F32BinaryOp::Div>, form<F32BinaryOp::RSub>, form<F32BinaryOp::RDiv>,     \
-        form<F32BinaryOp::Max>, form<F32BinaryOp::Min>,                               \
-  }
-
 extern const F32VBinaryConfig kF32VBinaryScalarConfig = {
     "scalar",
     0,

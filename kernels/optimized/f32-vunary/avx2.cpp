@@ -7,50 +7,20 @@
 #include "kernels/optimized/cpu_features.h"
 #include "kernels/optimized/f32-vunary/f32_vmath_constants.h"
 #include "kernels/optimized/f32-vunary/f32_vunary.h"
+#include "kernels/optimized/simd/avx2_math.h"
 
 namespace ember::kernels::optimized {
 namespace {
 
 namespace vm = vmath;
 
-// kMaskTable + 8 - r: the first r lanes on.
-const int32_t kMaskTable[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
-
-inline __m256 splat(float v) { return _mm256_set1_ps(v); }
-inline __m256 sign_bit() { return _mm256_set1_ps(-0.0f); }
-
-// 2^n for integral n in [-126, 127] held in a float rounded with
-// kRoundMagicBiased (its low mantissa bits are n + 127).
-inline __m256 pow2_from_biased(__m256 n_biased) {
-  return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_castps_si256(n_biased), 23));
-}
-
-// t = x - n ln2, in two steps (Cody-Waite).
-inline __m256 reduce_ln2(__m256 x, __m256 n) {
-  const __m256 t = _mm256_fnmadd_ps(n, splat(vm::kLn2Hi), x);
-  return _mm256_fnmadd_ps(n, splat(vm::kLn2Lo), t);
-}
-
-// p(t) with exp(t) ~= 1 + t * p(t).
-inline __m256 exp_poly(__m256 t) {
-  __m256 p = _mm256_fmadd_ps(splat(vm::kExpC6), t, splat(vm::kExpC5));
-  p = _mm256_fmadd_ps(p, t, splat(vm::kExpC4));
-  p = _mm256_fmadd_ps(p, t, splat(vm::kExpC3));
-  p = _mm256_fmadd_ps(p, t, splat(vm::kExpC2));
-  return _mm256_fmadd_ps(p, t, splat(vm::kExpC1));
-}
-
-// exp(z) for z <= 0 (or NaN), flushed to 0 below 2^-126: one scale factor.
-inline __m256 exp_nonpositive(__m256 z) {
-  __m256 n = _mm256_fmadd_ps(z, splat(vm::kLog2e), splat(vm::kRoundMagicBiased));
-  const __m256 s = pow2_from_biased(n);
-  n = _mm256_sub_ps(n, splat(vm::kRoundMagicBiased));
-  __m256 t = reduce_ln2(z, n);
-  const __m256 p = exp_poly(t);
-  t = _mm256_mul_ps(t, s);
-  const __m256 e = _mm256_fmadd_ps(t, p, s);
-  return _mm256_andnot_ps(_mm256_cmp_ps(z, splat(vm::kExpDenormCutoff), _CMP_LT_OQ), e);
-}
+using avx2::exp_nonpositive;
+using avx2::exp_poly;
+using avx2::pow2_from_biased;
+using avx2::reduce_ln2;
+using avx2::sign_bit;
+using avx2::splat;
+using avx2::tail_mask;
 
 // 1 / (1 + exp(-x)) from e = exp(-|x|): e / (1 + e), reflected for x > 0.
 inline __m256 sigmoid(__m256 x) {
@@ -193,8 +163,7 @@ void ukernel(size_t n, const float* x, float* y, const F32VUnaryParams* params) 
     i += 8;
   }
   if (i < n) {
-    const __m256i mask =
-        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(kMaskTable + 8 - (n - i)));
+    const __m256i mask = tail_mask(n - i);
     const __m256 v = clamp(Op::f(_mm256_maskload_ps(x + i, mask)));
     _mm256_maskstore_ps(y + i, mask, v);
   }

@@ -7,46 +7,24 @@
 #include "kernels/optimized/cpu_features.h"
 #include "kernels/optimized/f32-vunary/f32_vmath_constants.h"
 #include "kernels/optimized/f32-vunary/f32_vunary.h"
+#include "kernels/optimized/simd/neon_math.h"
 
 namespace ember::kernels::optimized {
 namespace {
 
 namespace vm = vmath;
 
-inline float32x4_t splat(float v) { return vdupq_n_f32(v); }
+using neon::exp_nonpositive;
+using neon::exp_poly;
+using neon::load_tail;
+using neon::pow2_from_biased;
+using neon::reduce_ln2;
+using neon::splat;
+using neon::store_tail;
 
 // Copies the sign of x onto magnitude (whose sign bit is clear).
 inline float32x4_t with_sign_of(float32x4_t magnitude, float32x4_t x) {
   return vbslq_f32(vdupq_n_u32(0x80000000u), x, magnitude);
-}
-
-inline float32x4_t pow2_from_biased(float32x4_t n_biased) {
-  return vreinterpretq_f32_s32(vshlq_n_s32(vreinterpretq_s32_f32(n_biased), 23));
-}
-
-inline float32x4_t reduce_ln2(float32x4_t x, float32x4_t n) {
-  const float32x4_t t = vfmsq_f32(x, n, splat(vm::kLn2Hi));
-  return vfmsq_f32(t, n, splat(vm::kLn2Lo));
-}
-
-inline float32x4_t exp_poly(float32x4_t t) {
-  float32x4_t p = vfmaq_f32(splat(vm::kExpC5), splat(vm::kExpC6), t);
-  p = vfmaq_f32(splat(vm::kExpC4), p, t);
-  p = vfmaq_f32(splat(vm::kExpC3), p, t);
-  p = vfmaq_f32(splat(vm::kExpC2), p, t);
-  return vfmaq_f32(splat(vm::kExpC1), p, t);
-}
-
-inline float32x4_t exp_nonpositive(float32x4_t z) {
-  float32x4_t n = vfmaq_f32(splat(vm::kRoundMagicBiased), z, splat(vm::kLog2e));
-  const float32x4_t s = pow2_from_biased(n);
-  n = vsubq_f32(n, splat(vm::kRoundMagicBiased));
-  float32x4_t t = reduce_ln2(z, n);
-  const float32x4_t p = exp_poly(t);
-  t = vmulq_f32(t, s);
-  const float32x4_t e = vfmaq_f32(s, t, p);
-  const uint32x4_t tiny = vcltq_f32(z, splat(vm::kExpDenormCutoff));
-  return vreinterpretq_f32_u32(vbicq_u32(vreinterpretq_u32_f32(e), tiny));
 }
 
 inline float32x4_t sigmoid(float32x4_t x) {
@@ -185,10 +163,7 @@ void ukernel(size_t n, const float* x, float* y, const F32VUnaryParams* params) 
     i += 4;
   }
   if (i < n) {
-    float buf[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    for (size_t j = 0; i + j < n; ++j) buf[j] = x[i + j];
-    vst1q_f32(buf, clamp(Op::f(vld1q_f32(buf))));
-    for (size_t j = 0; i + j < n; ++j) y[i + j] = buf[j];
+    store_tail(y + i, n - i, clamp(Op::f(load_tail(x + i, n - i, 0.0f))));
   }
 }
 

@@ -1,0 +1,118 @@
+// SIMD helpers shared by the AVX2 + FMA variants of the f32 families (their
+// avx2.cpp files): splats, tail masks, horizontal sums and maxima, the
+// four-chain row accumulation and the exp for x <= 0 of f32-vunary's
+// algorithm (f32_vmath_constants.h).
+//
+// The one exception to "headers a variant includes define no functions"
+// (README.md): the functions here are inline AVX2 code, so a copy the linker
+// kept could only be run on an AVX2 CPU. That is safe because every file that
+// may include this header is compiled with -mavx2 -mfma and is reached only
+// through a config chosen for an AVX2 + FMA CPU; the #error below keeps any
+// file compiled without those flags from including it.
+#pragma once
+
+#if !defined(__AVX2__) || !defined(__FMA__)
+#error "avx2_math.h is for files compiled with -mavx2 -mfma (the avx2.cpp variants) only"
+#endif
+
+#include <immintrin.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/optimized/f32-vunary/f32_vmath_constants.h"
+
+namespace ember::kernels::optimized::avx2 {
+
+inline __m256 splat(float v) { return _mm256_set1_ps(v); }
+inline __m256 sign_bit() { return _mm256_set1_ps(-0.0f); }
+
+// kMaskTable + 8 - r: the first r lanes on. Not `inline`: a constexpr
+// variable at namespace scope has internal linkage, so each file addresses
+// its own copy directly rather than through the GOT (-fPIC).
+constexpr int32_t kMaskTable[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
+
+// The first r < 8 (or r == 8) lanes on, for masked loads and stores of a tail.
+inline __m256i tail_mask(size_t r) {
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(kMaskTable + 8 - r));
+}
+
+// The sum of the 8 lanes, as ((lo + hi) pairwise) then the last two.
+inline float hsum(__m256 v) {
+  __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+  s = _mm_add_ss(s, _mm_movehdup_ps(s));
+  return _mm_cvtss_f32(s);
+}
+
+// The max of the 8 lanes, in hsum's order (vmaxps: a NaN in the first
+// operand is dropped, callers that care track NaNs apart).
+inline float hmax(__m256 v) {
+  __m128 s = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+  s = _mm_max_ps(s, _mm_movehl_ps(s, s));
+  s = _mm_max_ss(s, _mm_movehdup_ps(s));
+  return _mm_cvtss_f32(s);
+}
+
+// Four accumulators, each a chain of its own (add and max have a latency of 3
+// and two ports: one chain would serialise on it).
+struct Acc4 {
+  __m256 a0, a1, a2, a3;
+};
+
+// acc = f(v, acc) over x[0, *done) in four chains started at init, 32 floats
+// per step then 8 at a time into a0; *done is n rounded down to a multiple
+// of 8, the tail is the caller's.
+template <typename F>
+inline Acc4 accumulate4(size_t n, const float* x, __m256 init, size_t* done, F f) {
+  Acc4 a{init, init, init, init};
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    a.a0 = f(_mm256_loadu_ps(x + i), a.a0);
+    a.a1 = f(_mm256_loadu_ps(x + i + 8), a.a1);
+    a.a2 = f(_mm256_loadu_ps(x + i + 16), a.a2);
+    a.a3 = f(_mm256_loadu_ps(x + i + 24), a.a3);
+  }
+  for (; i + 8 <= n; i += 8) a.a0 = f(_mm256_loadu_ps(x + i), a.a0);
+  *done = i;
+  return a;
+}
+
+// 2^n for integral n in [-126, 127] held in a float rounded with
+// kRoundMagicBiased (its low mantissa bits are n + 127).
+inline __m256 pow2_from_biased(__m256 n_biased) {
+  return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_castps_si256(n_biased), 23));
+}
+
+// t = x - n ln2, in two steps (Cody-Waite).
+inline __m256 reduce_ln2(__m256 x, __m256 n) {
+  namespace vm = vmath;
+  const __m256 t = _mm256_fnmadd_ps(n, splat(vm::kLn2Hi), x);
+  return _mm256_fnmadd_ps(n, splat(vm::kLn2Lo), t);
+}
+
+// p(t) with exp(t) ~= 1 + t * p(t).
+inline __m256 exp_poly(__m256 t) {
+  namespace vm = vmath;
+  __m256 p = _mm256_fmadd_ps(splat(vm::kExpC6), t, splat(vm::kExpC5));
+  p = _mm256_fmadd_ps(p, t, splat(vm::kExpC4));
+  p = _mm256_fmadd_ps(p, t, splat(vm::kExpC3));
+  p = _mm256_fmadd_ps(p, t, splat(vm::kExpC2));
+  return _mm256_fmadd_ps(p, t, splat(vm::kExpC1));
+}
+
+// exp(z) for z <= 0 (or NaN), flushed to 0 below 2^-126 (kExpDenormCutoff):
+// one scale factor. f32-vunary's sigmoid and f32-softmax use it.
+inline __m256 exp_nonpositive(__m256 z) {
+  namespace vm = vmath;
+  __m256 n = _mm256_fmadd_ps(z, splat(vm::kLog2e), splat(vm::kRoundMagicBiased));
+  const __m256 s = pow2_from_biased(n);
+  n = _mm256_sub_ps(n, splat(vm::kRoundMagicBiased));
+  __m256 t = reduce_ln2(z, n);
+  const __m256 p = exp_poly(t);
+  t = _mm256_mul_ps(t, s);
+  const __m256 e = _mm256_fmadd_ps(t, p, s);
+  return _mm256_andnot_ps(_mm256_cmp_ps(z, splat(vm::kExpDenormCutoff), _CMP_LT_OQ), e);
+}
+
+}  // namespace ember::kernels::optimized::avx2
