@@ -148,12 +148,25 @@ class ConvAct(nn.Module):
 
 ACTS = {"none": nn.Identity(), "relu": nn.ReLU(), "relu6": nn.ReLU6(),
         "hardtanh": nn.Hardtanh(-0.5, 0.25)}
+# The fast tier fuses one activation per case (each case a different one, in
+# turn); the slow tier every activation into every case.
+EVERY_ACT = pytest.mark.parametrize("every_act", [False, pytest.param(True, marks=pytest.mark.slow)])
+
+
+def activations(cases: dict, name: str, every_act: bool) -> list[tuple[int, nn.Module]]:
+    """(index, activation) pairs for case `name`: the index seeds the case."""
+    acts = list(ACTS.values())
+    if every_act:
+        return list(enumerate(acts))
+    i = list(cases).index(name) % len(acts)
+    return [(i, acts[i])]
 
 
 @pytest.mark.parametrize("name", list(CONVS))
-def test_convolutions_match_eager(name, tmp_pte):
+@EVERY_ACT
+def test_convolutions_match_eager(name, every_act, tmp_pte):
     spec = CONVS[name]
-    for i, (act_name, act) in enumerate(ACTS.items()):
+    for i, act in activations(CONVS, name, every_act):
         torch.manual_seed(i)
         model = ConvAct(spec, act, bias=i % 2 == 0).eval()
         x = torch.randn(2 if i == 1 else 1, spec[0], spec[7], spec[8])
@@ -190,9 +203,10 @@ class DeconvAct(nn.Module):
 
 
 @pytest.mark.parametrize("name", list(DECONVS))
-def test_transposed_convolutions_match_eager(name, tmp_pte):
+@EVERY_ACT
+def test_transposed_convolutions_match_eager(name, every_act, tmp_pte):
     spec = DECONVS[name]
-    for i, (act_name, act) in enumerate(ACTS.items()):
+    for i, act in activations(DECONVS, name, every_act):
         torch.manual_seed(i)
         model = DeconvAct(spec, act, bias=i % 2 == 0).eval()
         x = torch.randn(2 if i == 1 else 1, spec[0], spec[8], spec[9])
@@ -230,9 +244,10 @@ class Conv1dAct(nn.Module):
 
 
 @pytest.mark.parametrize("name", list(CONV1DS))
-def test_1d_convolutions_match_eager(name, tmp_pte):
+@EVERY_ACT
+def test_1d_convolutions_match_eager(name, every_act, tmp_pte):
     spec = CONV1DS[name]
-    for i, (act_name, act) in enumerate(ACTS.items()):
+    for i, act in activations(CONV1DS, name, every_act):
         torch.manual_seed(i)
         model = Conv1dAct(spec, act, bias=i % 2 == 0).eval()
         x = torch.randn(2 if i == 1 else 1, spec[0], spec[7])
