@@ -311,3 +311,14 @@ def test_global_average_pool_runs_channels_last(tmp_pte):
     backend = run_and_compare(model, (torch.randn(2, 3, 12, 12),), tmp_pte, atol=1e-5)
     # One conversion, of the input to NHWC; none between the conv and the mean.
     assert backend.ops.count("ToLayout") == 1, backend.ops
+
+
+def test_layer_norm_with_weights_passed_in_stays_portable(tmp_pte):
+    # Only constant weight and bias are claimed; the program still matches eager.
+    torch.manual_seed(11)
+    inputs = (torch.randn(2, 3, 5), torch.randn(5), torch.randn(5))
+    model = Lambda(lambda x, w, b: torch.nn.functional.layer_norm(x, (5,), w, b))
+    program = ember.export(model, inputs)
+    assert "is not a constant of the program" in program.report(), program.report()
+    program.save(tmp_pte)
+    assert_matches_eager(ember.runtime.load(tmp_pte).forward(*inputs), model(*inputs))

@@ -242,7 +242,8 @@ CONSTANT_ARGS: dict[Any, tuple[int, ...]] = {}
 
 def check_constant_args(node: Node, program: ProgramGraph) -> str | None:
     for i in CONSTANT_ARGS.get(node.target, ()):
-        if i < len(node.args) and not program.is_constant(node.args[i]):
+        arg = node.args[i] if i < len(node.args) else None
+        if isinstance(arg, Node) and not program.is_constant(arg):
             return f"argument {i} (a weight) is not a constant of the program"
     return None
 

@@ -12,7 +12,15 @@ import torch
 from torch.fx import Node
 
 from ember.backends.backend import OpSupport
-from ember.backends.cpu.lowering import FLOAT, NHWC, PLAIN, Builder, lowers, static_sizes
+from ember.backends.cpu.lowering import (
+    CONSTANT_ARGS,
+    FLOAT,
+    NHWC,
+    PLAIN,
+    Builder,
+    lowers,
+    static_sizes,
+)
 from ember.cpu_fb import LayerNorm, OpParams, Reduce, Softmax
 
 aten = torch.ops.aten
@@ -51,6 +59,11 @@ def _layer_norm_claim(node: Node) -> str | None:
         if user.target is not operator.getitem or user.args[1] != 0:
             return "its mean or rstd output is used"
     return None
+
+
+# A weight or bias passed in at run time fails the LayerNorm op's init checks
+# (op_specs' layer_norm case): only constant ones are claimed.
+CONSTANT_ARGS[aten.native_layer_norm.default] = (2, 3)
 
 
 @lowers(aten.native_layer_norm.default, support=OpSupport(FLOAT, constraint=_layer_norm_claim))
