@@ -27,29 +27,19 @@ CLAMPABLE.update({aten.addmm.default, aten.mm.default, aten.convolution.default}
 CONSTANT_ARGS.update({aten.addmm.default: (2,), aten.convolution.default: (1,)})
 
 
-def _constant_2d_weight(node: Node) -> str | None:
-    weight = node.args[2] if node.target is aten.addmm.default else node.args[1]
-    if not (isinstance(weight, Node) and weight.op == "placeholder"):
-        return "weight is computed at run time"
-    return None
-
-
 def _addmm_claim(node: Node) -> str | None:
     if node.kwargs.get("beta", 1) != 1 or node.kwargs.get("alpha", 1) != 1:
         return "alpha or beta is not 1"
     bias = node.args[0]
     if isinstance(bias, Node) and len(bias.meta["val"].shape) > 1:
         return "bias is not a vector"
-    return _constant_2d_weight(node)
+    return None  # the weight: CONSTANT_ARGS
 
 
 def _conv_claim(node: Node) -> str | None:
-    x, weight = node.args[0], node.args[1]
-    if x.meta["val"].dim() not in (3, 4):
+    if node.args[0].meta["val"].dim() not in (3, 4):
         return "not a 1-D or 2-D convolution"
-    if not (isinstance(weight, Node) and weight.op == "placeholder"):
-        return "weight is computed at run time"
-    return None
+    return None  # the weight: CONSTANT_ARGS
 
 
 @lowers(aten.convolution.default, support=OpSupport(FLOAT, constraint=_conv_claim))
