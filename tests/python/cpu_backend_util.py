@@ -1,6 +1,9 @@
 """Helpers shared by the CPU backend's test files (importable as tests/python
 is on sys.path, as op_specs is)."""
 
+import ember
+import torch
+from conftest import assert_matches_eager
 from ember.backends.cpu import CpuBackend
 from ember.cpu_fb import Graph, OpParams
 
@@ -20,3 +23,22 @@ class RecordingCpuBackend(CpuBackend):
         graph = Graph.Graph.GetRootAs(blob, 0)
         self.ops += [OP_NAMES[graph.Ops(i).ParamsType()] for i in range(graph.OpsLength())]
         return blob
+
+
+def run(model, inputs, tmp_pte, threads=(1, 2), atol=1e-4):
+    """Exports with the CPU backend, runs at each thread count, compares with
+    eager; returns the backend (its op kinds) and the program (its report)."""
+    backend = RecordingCpuBackend()
+    model = model.eval()
+    program = ember.export(model, inputs, backends=[backend])
+    program.save(tmp_pte)
+    with torch.no_grad():
+        expected = model(*inputs)
+    expected = expected if isinstance(expected, tuple) else (expected,)
+    for t in threads:
+        actual = ember.runtime.load(tmp_pte, threads=t).forward(*inputs)
+        actual = actual if isinstance(actual, tuple) else (actual,)
+        assert len(actual) == len(expected)
+        for a, e in zip(actual, expected):
+            assert_matches_eager(a, e, atol=atol)
+    return backend, program

@@ -15,8 +15,7 @@ import sys
 import ember
 import pytest
 import torch
-from conftest import assert_matches_eager
-from cpu_backend_util import RecordingCpuBackend
+from cpu_backend_util import run
 from ember.backends.cpu import CpuBackend
 
 F = torch.nn.functional
@@ -26,25 +25,6 @@ F = torch.nn.functional
 # rsqrt and a weight multiply whose first operand broadcasts; mean pooling).
 EXPECTED_PORTABLE = {"aten::native_layer_norm.default", "aten::pow.Tensor_Scalar",
                      "aten::mean.dim", "aten::rsqrt.default", "aten::mul.Tensor"}
-
-
-def run(model, inputs, tmp_pte, threads=(1, 2), atol=1e-4):
-    """Exports with the CPU backend, runs at each thread count, compares with
-    eager; returns the backend (its op kinds) and the program (its report)."""
-    backend = RecordingCpuBackend()
-    model = model.eval()
-    program = ember.export(model, inputs, backends=[backend])
-    program.save(tmp_pte)
-    with torch.no_grad():
-        expected = model(*inputs)
-    expected = expected if isinstance(expected, tuple) else (expected,)
-    for t in threads:
-        actual = ember.runtime.load(tmp_pte, threads=t).forward(*inputs)
-        actual = actual if isinstance(actual, tuple) else (actual,)
-        assert len(actual) == len(expected)
-        for a, e in zip(actual, expected):
-            assert_matches_eager(a, e, atol=atol)
-    return backend, program
 
 
 def portable_ops(program) -> set[str]:

@@ -7,7 +7,7 @@ small input sizes, which must run wholly on the backend."""
 import ember
 import pytest
 import torch
-from conftest import assert_matches_eager
+from cpu_backend_util import run
 from ember.backends.cpu import CpuBackend
 from torch import nn
 from torch.nn import functional as F
@@ -17,17 +17,7 @@ from examples import models
 
 def _run(model, inputs, tmp_pte, *, atol=1e-4):
     """Exports once, runs at 1 and at 2 threads, compares each with eager."""
-    program = ember.export(model, inputs, backends=[CpuBackend()])
-    program.save(tmp_pte)
-    with torch.no_grad():
-        expected = model(*inputs)
-    expected = expected if isinstance(expected, tuple) else (expected,)
-    for threads in (1, 2):
-        actual = ember.runtime.load(tmp_pte, threads=threads).forward(*inputs)
-        actual = actual if isinstance(actual, tuple) else (actual,)
-        for a, e in zip(actual, expected):
-            assert_matches_eager(a, e, atol=atol)
-    return program
+    return run(model, inputs, tmp_pte, atol=atol)[1]
 
 
 def _portable_ops(program) -> list[str]:
