@@ -60,6 +60,9 @@ constexpr size_t kMinParallelFlops = size_t{1} << 20;
 // packing, which does not overlap the arithmetic, would cost as much as them.
 constexpr size_t kGemvMaxM = 8;
 
+// Up to this many panels per block a row tile reads A where it lies.
+constexpr size_t kMaxPanelsReadingAInPlace = 2;
+
 size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 size_t round_up(size_t a, size_t b) { return ceil_div(a, b) * b; }
 size_t min_of(size_t a, size_t b) { return a < b ? a : b; }
@@ -130,11 +133,18 @@ void run_block(const F32GemmConfig& cfg, const F32GemmProblem& p, const Plan& pl
       // then stay in L1 for all of the block's panels. Read in place, A's
       // rows are mr short runs far apart, which the hardware prefetcher does
       // not follow; the copy reads them with many misses in flight.
-      for (size_t r = 0; r < mr_cur; ++r) {
-        std::memcpy(a_pack + r * kc, a + (i + r) * p.lda + k0, kc * sizeof(float));
+      // With one or two panels (a projection conv's N of 16 or 24) the copy
+      // is read as often as it is written and costs as much as the tile.
+      const bool copy_a = panels > kMaxPanelsReadingAInPlace;
+      const float* a_tile = a + i * p.lda + k0;
+      size_t a_stride = p.lda;
+      if (copy_a) {
+        for (size_t r = 0; r < mr_cur; ++r) {
+          std::memcpy(a_pack + r * kc, a + (i + r) * p.lda + k0, kc * sizeof(float));
+        }
+        a_tile = a_pack;
+        a_stride = kc;
       }
-      const float* a_tile = a_pack;
-      const size_t a_stride = kc;
       float* c_row = c + i * p.ldc;
       for (size_t q = 0; q < panels; ++q) {
         const size_t j = j0 + q * nr;
@@ -142,7 +152,7 @@ void run_block(const F32GemmConfig& cfg, const F32GemmProblem& p, const Plan& pl
         const float* w = panel0 + q * panel_stride;
         // While panel q runs, fetch row q of the next tile's A slice, so the
         // copy at the start of that tile does not wait on memory.
-        if (q < next_mr) {
+        if (copy_a && q < next_mr) {
           const char* next = reinterpret_cast<const char*>(a + (next_i + q) * p.lda + k0);
           for (size_t off = 0; off < kc * sizeof(float); off += 64) __builtin_prefetch(next + off);
         }
@@ -493,8 +503,12 @@ void f32_gemm(const F32GemmConfig& cfg, const F32GemmProblem& p, KernelContext* 
   plan.m_tiles = ceil_div(p.m, mr);
   // N blocks as wide as the packing buffer allows (balanced), narrower when
   // A has too few row tiles to share between the threads.
-  const size_t nc_max = (kF32GemmMaxPackFloats / plan.kc) / nr * nr;
-  size_t nc = min_of(min_of(cfg.nc, nc_max), round_up(p.n, nr));
+  // The block's floats (kc * nc) are the L2 budget, so a short K gets wider
+  // blocks: one block then covers a pointwise convolution's whole N, and the
+  // threads split its rows rather than its columns.
+  const size_t block_floats = min_of(static_cast<size_t>(cfg.kc) * cfg.nc, kF32GemmMaxPackFloats);
+  const size_t nc_max = (block_floats / plan.kc) / nr * nr;
+  size_t nc = min_of(nc_max, round_up(p.n, nr));
   if (p.packed_b != nullptr) {
     plan.prepacked = p.packed_b;
     plan.prepacked_panel_stride = p.k * nr;
