@@ -133,9 +133,12 @@ void run_block(const F32GemmConfig& cfg, const F32GemmProblem& p, const Plan& pl
       // then stay in L1 for all of the block's panels. Read in place, A's
       // rows are mr short runs far apart, which the hardware prefetcher does
       // not follow; the copy reads them with many misses in flight.
-      // With one or two panels (a projection conv's N of 16 or 24) the copy
-      // is read as often as it is written and costs as much as the tile.
-      const bool copy_a = panels > kMaxPanelsReadingAInPlace;
+      // Not copied when the tile's rows are whole rows of a dense A (one K
+      // block, lda == k: the tile is one contiguous run, which the
+      // prefetcher follows), nor for one or two panels (a projection conv's
+      // N of 16 or 24), where the copy would be read as often as written.
+      const bool contiguous = plan.k_blocks == 1 && p.lda == p.k;
+      const bool copy_a = !contiguous && panels > kMaxPanelsReadingAInPlace;
       const float* a_tile = a + i * p.lda + k0;
       size_t a_stride = p.lda;
       if (copy_a) {
