@@ -98,7 +98,8 @@ def test_max_pool_propagates_nan(tmp_pte):
 
 
 # (in_channels, out_channels, kernel, stride, padding, dilation, groups, H, W): each
-# path (pointwise GEMM, indirect GEMM, depthwise with unrolled and looped taps)
+# path (pointwise GEMM, indirect GEMM, Winograd F(4x4, 3x3) for 3x3 stride 1 on
+# images of 12x12 outputs and more, depthwise with unrolled and looped taps)
 # with its tails.
 CONVS = {
     "pointwise": (24, 40, 1, 1, 0, 1, 1, 9, 10),
@@ -108,6 +109,8 @@ CONVS = {
     "3x3": (16, 33, 3, 1, 1, 1, 1, 12, 9),
     "3x3_s2": (32, 64, 3, 2, 1, 1, 1, 15, 15),
     "3x3_unpadded": (5, 6, 3, 1, 0, 1, 1, 7, 8),
+    "3x3_winograd": (16, 24, 3, 1, 1, 1, 1, 26, 19),
+    "3x3_winograd_unpadded_odd_c": (13, 9, 3, 1, 0, 1, 1, 17, 15),
     "3x3_dilated": (8, 12, 3, 1, 2, 2, 1, 10, 10),
     "stem7x7": (3, 64, 7, 2, 3, 1, 1, 32, 30),
     "stem3x3": (3, 32, 3, 2, 1, 1, 1, 32, 32),

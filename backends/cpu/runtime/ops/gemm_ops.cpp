@@ -5,14 +5,18 @@
 // one runs the dwconv microkernels over an indirection buffer of input rows;
 // any other is an indirect GEMM (Dukhan's indirect convolution: per output
 // pixel and tap a pointer to the input pixel's channels, no im2col copy), as
-// is a transposed one (taps off the stride's grid point at zeros).
+// is a transposed one (taps off the stride's grid point at zeros). A 3x3
+// stride-1 convolution over a wide enough image is Winograd's F(4x4, 3x3),
+// a quarter of the multiply-adds (kernels/optimized/f32-winograd).
 // Fused clamps are applied in the kernels' epilogues.
+#include <cstdlib>
 #include <cstring>
 #include <new>
 
 #include "backends/cpu/runtime/ops/op_util.h"
 #include "kernels/optimized/f32-dwconv/f32_dwconv.h"
 #include "kernels/optimized/f32-gemm/f32_gemm.h"
+#include "kernels/optimized/f32-winograd/f32_winograd.h"
 
 namespace ember::cpu {
 namespace {
@@ -38,6 +42,14 @@ using kernels::optimized::f32_igemm;
 using kernels::optimized::f32_igemm_conv_indirection;
 using kernels::optimized::f32_igemm_deconv_indirection;
 using kernels::optimized::f32_igemm_indirection_size;
+using kernels::optimized::F32WinogradConfig;
+using kernels::optimized::F32WinogradShape;
+using kernels::optimized::f32_winograd_config;
+using kernels::optimized::f32_winograd_conv;
+using kernels::optimized::f32_winograd_pack_weights;
+using kernels::optimized::f32_winograd_packed_weights_size;
+using kernels::optimized::f32_winograd_pays;
+using kernels::optimized::f32_winograd_temp_floats;
 
 // Backend-owned float arrays, 64-byte aligned (a cache line, any vector).
 float* new_floats(size_t n) {
@@ -100,7 +112,7 @@ class ConvOp final : public CpuOp {
   // Blocks: a transposed conv whose kernel equals its stride (U-Net's 2x2
   // stride 2), no padding or dilation: each input pixel writes its own
   // kh x kw block of outputs, one GEMM per tap over every input row.
-  enum class Path { Pointwise, Indirect, Depthwise, Blocks };
+  enum class Path { Pointwise, Indirect, Depthwise, Blocks, Winograd };
 
   uint32_t x, out;
   ConvShape s;
@@ -115,11 +127,17 @@ class ConvOp final : public CpuOp {
   const F32GemmConfig* gemm = nullptr;
   const F32DwconvConfig* dw = nullptr;
   F32DwconvShape dw_shape{};
+  const F32WinogradConfig* winograd = nullptr;
+  F32WinogradShape wino_shape{};
 
   ~ConvOp() override {
     delete_floats(packed);
     delete_floats(zero);
     delete[] indirection;
+  }
+  size_t temp_bytes(size_t num_threads) const override {
+    (void)num_threads;
+    return path == Path::Winograd ? f32_winograd_temp_floats(wino_shape) * sizeof(float) : 0;
   }
   size_t owned_bytes() const override {
     return (packed_floats + static_cast<size_t>(s.in_c)) * sizeof(float) +
@@ -208,6 +226,10 @@ class ConvOp final : public CpuOp {
         }
         break;
       }
+      case Path::Winograd:
+        f32_winograd_conv(*winograd, *gemm, wino_shape, in, packed, bias, low, high, o,
+                          static_cast<float*>(state.op_temp), state.pool);
+        break;
       case Path::Depthwise: {
         F32DwconvParams params;
         params.min = low;
@@ -255,6 +277,18 @@ bool ConvOp::prepare(const float* weight) {
     }
     delete_floats(b);
     return true;
+  }
+  if (path == Path::Winograd) {
+    gemm = &f32_gemm_config();
+    winograd = &f32_winograd_config();
+    packed_floats = f32_winograd_packed_weights_size(*gemm, wino_shape.in_c, wino_shape.out_c);
+    packed = new_floats(packed_floats);
+    float* scratch = new_floats(wino_shape.in_c * wino_shape.out_c);
+    if (packed != nullptr && scratch != nullptr) {
+      f32_winograd_pack_weights(*gemm, wino_shape.in_c, wino_shape.out_c, weight, scratch, packed);
+    }
+    delete_floats(scratch);
+    return packed != nullptr && scratch != nullptr;
   }
   if (path == Path::Depthwise) {
     dw = &f32_dwconv_config();
@@ -321,6 +355,24 @@ bool ConvOp::prepare(const float* weight) {
     f32_igemm_conv_indirection(*gemm, shape, zero, indirection);
   }
   return true;
+}
+
+F32WinogradShape winograd_shape(const ConvShape& s) {
+  auto z = [](int64_t v) { return static_cast<size_t>(v); };
+  return F32WinogradShape{z(s.batch), z(s.in_h), z(s.in_w),  z(s.in_c), z(s.out_c),
+                          z(s.pad_h), z(s.pad_w), z(s.out_h), z(s.out_w)};
+}
+
+// A dense 3x3 stride-1 convolution where F32 Winograd pays. EMBER_CPU_WINOGRAD=0
+// turns the path off (to compare against the indirect GEMM).
+bool winograd_applies(const ConvShape& s) {
+  static const bool enabled = [] {
+    const char* env = std::getenv("EMBER_CPU_WINOGRAD");
+    return env == nullptr || std::strcmp(env, "0") != 0;
+  }();
+  return enabled && !s.transposed && s.groups == 1 && s.kh == 3 && s.kw == 3 &&
+         s.stride_h == 1 && s.stride_w == 1 && s.dil_h == 1 && s.dil_w == 1 &&
+         s.pad_h <= 2 && s.pad_w <= 2 && f32_winograd_pays(winograd_shape(s));
 }
 
 int32_t param(const flatbuffers::Vector<int32_t>* v, size_t i, int32_t fallback) {
@@ -442,6 +494,9 @@ Result<CpuOp*> make_conv2d(const BuildContext& ctx, const cpu_fb::Op* op) {
     made->path = blocks ? ConvOp::Path::Blocks : ConvOp::Path::Indirect;
   } else if (cg == 1 && og == 1) {
     made->path = ConvOp::Path::Depthwise;
+  } else if (winograd_applies(s)) {
+    made->path = ConvOp::Path::Winograd;
+    made->wino_shape = winograd_shape(s);
   } else if (s.kh == 1 && s.kw == 1 && s.stride_h == 1 && s.stride_w == 1 && s.pad_h == 0 &&
              s.pad_w == 0 && s.groups == 1) {
     made->path = ConvOp::Path::Pointwise;

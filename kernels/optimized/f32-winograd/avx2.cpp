@@ -1,0 +1,16 @@
+// Winograd F(4x4, 3x3) transforms for AVX2 + FMA (only this file is
+// compiled with -mavx2 -mfma): transforms.inc's algorithm, vectorized by the
+// compiler.
+#include "kernels/optimized/cpu_features.h"
+#include "kernels/optimized/f32-winograd/f32_winograd.h"
+
+namespace ember::kernels::optimized {
+namespace {
+#include "kernels/optimized/f32-winograd/transforms.inc"
+}  // namespace
+
+extern const F32WinogradConfig kF32WinogradAvx2Config = {
+    "avx2", kCpuAvx2 | kCpuFma | kCpuOsYmm, input_transform, output_transform,
+};
+
+}  // namespace ember::kernels::optimized

@@ -1,0 +1,15 @@
+// Winograd F(4x4, 3x3) transforms for the baseline ISA (SSE2 on x86-64):
+// transforms.inc's algorithm, vectorized by the compiler.
+#include "kernels/optimized/cpu_features.h"
+#include "kernels/optimized/f32-winograd/f32_winograd.h"
+
+namespace ember::kernels::optimized {
+namespace {
+#include "kernels/optimized/f32-winograd/transforms.inc"
+}  // namespace
+
+extern const F32WinogradConfig kF32WinogradScalarConfig = {
+    "scalar", 0, input_transform, output_transform,
+};
+
+}  // namespace ember::kernels::optimized

@@ -1,0 +1,148 @@
+// The Winograd family's driver: variant selection, the weight transform and
+// packing, and the run: input transform, 36 GEMMs, output transform, each
+// split over the thread pool. Compiled without ISA flags.
+#include <cstring>
+
+#include "kernels/optimized/cpu_features.h"
+#include "kernels/optimized/f32-winograd/f32_winograd.h"
+#include "runtime/core/thread_pool.h"
+
+namespace ember::kernels::optimized {
+
+// Defined by the variant files CMake compiles for this architecture.
+extern const F32WinogradConfig kF32WinogradScalarConfig;
+#if defined(__x86_64__)
+extern const F32WinogradConfig kF32WinogradAvx2Config;
+#endif
+#if defined(__aarch64__)
+extern const F32WinogradConfig kF32WinogradNeonConfig;
+#endif
+
+namespace {
+
+const F32WinogradConfig* const kVariants[] = {
+#if defined(__x86_64__)
+    &kF32WinogradAvx2Config,
+#endif
+#if defined(__aarch64__)
+    &kF32WinogradNeonConfig,
+#endif
+    &kF32WinogradScalarConfig,
+};
+constexpr size_t kNumVariants = sizeof(kVariants) / sizeof(kVariants[0]);
+
+// G (6 x 3), in double so that U = G g Gt rounds once, to float.
+constexpr double kG[6][3] = {
+    {1.0 / 4, 0.0, 0.0},
+    {-1.0 / 6, -1.0 / 6, -1.0 / 6},
+    {-1.0 / 6, 1.0 / 6, -1.0 / 6},
+    {1.0 / 24, 1.0 / 12, 1.0 / 6},
+    {1.0 / 24, -1.0 / 12, 1.0 / 6},
+    {0.0, 0.0, 1.0},
+};
+
+// Below these, the transforms cost more than the GEMMs save; above the weight
+// bound, the weights' growth (4x) costs more memory than the speed is worth.
+constexpr size_t kMinOutputPixels = 12 * 12;
+constexpr size_t kMinChannels = 8;
+constexpr size_t kMaxWeightBytes = size_t{10} << 20;
+
+}  // namespace
+
+size_t f32_winograd_num_variants() { return kNumVariants; }
+
+const F32WinogradConfig& f32_winograd_variant(size_t index) { return *kVariants[index]; }
+
+bool f32_winograd_variant_supported(const F32WinogradConfig& config) {
+  return detect_cpu_features().has(config.required_features);
+}
+
+const F32WinogradConfig& f32_winograd_config() {
+  static const F32WinogradConfig* const chosen = [] {
+    for (const F32WinogradConfig* cfg : kVariants) {
+      if (cpu_features().has(cfg->required_features)) return cfg;
+    }
+    return &kF32WinogradScalarConfig;
+  }();
+  return *chosen;
+}
+
+size_t f32_winograd_tiles(const F32WinogradShape& s) {
+  const size_t rows = (s.out_h + kF32WinogradTile - 1) / kF32WinogradTile;
+  const size_t cols = (s.out_w + kF32WinogradTile - 1) / kF32WinogradTile;
+  return s.batch * rows * cols;
+}
+
+bool f32_winograd_pays(const F32WinogradShape& s) {
+  return s.out_h * s.out_w >= kMinOutputPixels && s.in_c >= kMinChannels &&
+         s.out_c >= kMinChannels &&
+         kF32WinogradPoints * s.in_c * s.out_c * sizeof(float) <= kMaxWeightBytes;
+}
+
+size_t f32_winograd_packed_weights_size(const F32GemmConfig& gemm, size_t in_c, size_t out_c) {
+  return kF32WinogradPoints * f32_gemm_packed_weights_size(gemm, in_c, out_c);
+}
+
+void f32_winograd_pack_weights(const F32GemmConfig& gemm, size_t in_c, size_t out_c,
+                               const float* weight, float* scratch, float* packed) {
+  const size_t per_point = f32_gemm_packed_weights_size(gemm, in_c, out_c);
+  for (size_t p = 0; p < kF32WinogradPoints; ++p) {
+    const size_t i = p / 6, j = p % 6;
+    // B_p[ci][co] = (G g Gt)[i][j] for the filter g of (co, ci).
+    for (size_t co = 0; co < out_c; ++co) {
+      for (size_t ci = 0; ci < in_c; ++ci) {
+        const float* g = weight + (co * in_c + ci) * 9;
+        double u = 0.0;
+        for (size_t a = 0; a < 3; ++a) {
+          for (size_t b = 0; b < 3; ++b) u += kG[i][a] * static_cast<double>(g[a * 3 + b]) * kG[j][b];
+        }
+        scratch[ci * out_c + co] = static_cast<float>(u);
+      }
+    }
+    f32_gemm_pack_weights(gemm, in_c, out_c, scratch, out_c, packed + p * per_point);
+  }
+}
+
+size_t f32_winograd_temp_floats(const F32WinogradShape& s) {
+  return kF32WinogradPoints * f32_winograd_tiles(s) * (s.in_c + s.out_c);
+}
+
+void f32_winograd_conv(const F32WinogradConfig& config, const F32GemmConfig& gemm,
+                       const F32WinogradShape& s, const float* input,
+                       const float* packed_weights, const float* bias, float clamp_min,
+                       float clamp_max, float* output, float* temp, ThreadPool* pool) {
+  const size_t tiles = f32_winograd_tiles(s);
+  if (tiles == 0 || s.out_c == 0) return;
+  float* v = temp;
+  float* m = temp + kF32WinogradPoints * tiles * s.in_c;
+  // Chunks of at least 4 tiles (each is 36 x channels of work).
+  const int64_t n_tiles = static_cast<int64_t>(tiles);
+  parallel_for(pool, n_tiles, 4, [&](int64_t begin, int64_t end) {
+    config.input(s, input, v, tiles, static_cast<size_t>(begin), static_cast<size_t>(end));
+  });
+  // One GEMM per point, whole on one thread: 36 split evenly between 2, 3,
+  // 4, 6... threads, and no thread waits on another inside a GEMM.
+  const size_t per_point = f32_gemm_packed_weights_size(gemm, s.in_c, s.out_c);
+  parallel_for(pool, static_cast<int64_t>(kF32WinogradPoints), 1,
+               [&](int64_t begin, int64_t end) {
+                 for (int64_t pi = begin; pi < end; ++pi) {
+                   const size_t p = static_cast<size_t>(pi);
+                   F32GemmProblem g;
+                   g.m = tiles;
+                   g.k = s.in_c;
+                   g.n = s.out_c;
+                   g.a = v + p * tiles * s.in_c;
+                   g.lda = s.in_c;
+                   g.packed_b = packed_weights + p * per_point;
+                   g.c = m + p * tiles * s.out_c;
+                   g.ldc = s.out_c;
+                   f32_gemm(gemm, g, nullptr);
+                 }
+               });
+  parallel_for(pool, n_tiles, 4, [&](int64_t begin, int64_t end) {
+    config.output(s, m, bias, clamp_min, clamp_max, output, tiles, static_cast<size_t>(begin),
+                  static_cast<size_t>(end));
+  });
+}
+
+}  // namespace ember::kernels::optimized
