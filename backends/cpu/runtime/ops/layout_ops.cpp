@@ -21,6 +21,7 @@ class ToLayoutOp final : public CpuOp {
     float* dst = state.data[out_];
     const int64_t c = c_, hw = hw_;
     const bool to_nhwc = to_nhwc_;
+    if (to_nhwc && c == 3) return rgb_to_nhwc(src, dst, state);
     // Blocks of 32 pixels x 32 channels keep both sides' lines in cache.
     constexpr int64_t kBlock = 32;
     const int64_t pixel_blocks = (hw + kBlock - 1) / kBlock;
@@ -48,6 +49,28 @@ class ToLayoutOp final : public CpuOp {
   }
 
  private:
+  // An RGB image into a network's first convolution: the blocked loop below
+  // would run 3 channels per pixel through a loop of its own (3x slower).
+  void rgb_to_nhwc(const float* src, float* dst, const ExecState& state) const {
+    constexpr int64_t kChunk = 2048;  // pixels per task
+    const int64_t hw = hw_, chunks = (hw + kChunk - 1) / kChunk;
+    parallel_for(state.pool, n_ * chunks, 4, [&](int64_t begin, int64_t end) {
+      for (int64_t t = begin; t < end; ++t) {
+        const int64_t n = t / chunks, p0 = t % chunks * kChunk;
+        const int64_t p1 = p0 + kChunk < hw ? p0 + kChunk : hw;
+        const float* r = src + n * 3 * hw;
+        const float* g = r + hw;
+        const float* b = g + hw;
+        float* d = dst + n * 3 * hw;
+        for (int64_t p = p0; p < p1; ++p) {
+          d[3 * p] = r[p];
+          d[3 * p + 1] = g[p];
+          d[3 * p + 2] = b[p];
+        }
+      }
+    });
+  }
+
   uint32_t in_, out_;
   int64_t n_, c_, hw_;
   bool to_nhwc_;
