@@ -444,6 +444,10 @@ TEST(F32Gemm, PackedWeightsAndClamp) {
       {0, 49, 300, 600, 0.5f, 2.0f, SelfKind::Row},
       {0, 1000, 24, 16, 1.0f, 1.0f, SelfKind::Row},
       {3, 13, 37, 300, 1.0f, 1.0f, SelfKind::Full},
+      // Packed B is K-blocked only past 1024 (AVX2): K blocks of 550 with
+      // 3 panels each, whose A slice is read in place (too big to copy).
+      {0, 50, 70, 1100, 1.0f, 1.0f, SelfKind::Row},
+      {0, 7, 100, 2100},
   };
   const float clamps[][2] = {{-std::numeric_limits<float>::infinity(),
                               std::numeric_limits<float>::infinity()},
