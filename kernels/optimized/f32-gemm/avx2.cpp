@@ -193,27 +193,25 @@ void tile(size_t nr, size_t kc, const float* a, size_t a_stride, const float* w,
   store_tile<MR>(acc0, acc1, nr, c, c_stride, flags, epilogue);
 }
 
+// Tiles of mr <= 6 rows and NV vectors of columns.
+template <size_t NV>
+void tile_rows(size_t mr, size_t nr, size_t kc, const float* a, size_t a_stride, const float* w,
+               float* c, size_t c_stride, uint32_t flags, const F32GemmEpilogue* epilogue) {
+  switch (mr) {
+    case 6: return tile<6, NV>(nr, kc, a, a_stride, w, c, c_stride, flags, epilogue);
+    case 5: return tile<5, NV>(nr, kc, a, a_stride, w, c, c_stride, flags, epilogue);
+    case 4: return tile<4, NV>(nr, kc, a, a_stride, w, c, c_stride, flags, epilogue);
+    case 3: return tile<3, NV>(nr, kc, a, a_stride, w, c, c_stride, flags, epilogue);
+    case 2: return tile<2, NV>(nr, kc, a, a_stride, w, c, c_stride, flags, epilogue);
+    default: return tile<1, NV>(nr, kc, a, a_stride, w, c, c_stride, flags, epilogue);
+  }
+}
+
 void ukernel_6x16(size_t mr, size_t nr, size_t kc, const float* a, size_t a_stride,
                   const float* w, float* c, size_t c_stride, uint32_t flags,
                   const F32GemmEpilogue* epilogue) {
-  if (nr <= 8) {
-    switch (mr) {
-      case 6: return tile<6, 1>(nr, kc, a, a_stride, w, c, c_stride, flags, epilogue);
-      case 5: return tile<5, 1>(nr, kc, a, a_stride, w, c, c_stride, flags, epilogue);
-      case 4: return tile<4, 1>(nr, kc, a, a_stride, w, c, c_stride, flags, epilogue);
-      case 3: return tile<3, 1>(nr, kc, a, a_stride, w, c, c_stride, flags, epilogue);
-      case 2: return tile<2, 1>(nr, kc, a, a_stride, w, c, c_stride, flags, epilogue);
-      default: return tile<1, 1>(nr, kc, a, a_stride, w, c, c_stride, flags, epilogue);
-    }
-  }
-  switch (mr) {
-    case 6: return tile<6, 2>(nr, kc, a, a_stride, w, c, c_stride, flags, epilogue);
-    case 5: return tile<5, 2>(nr, kc, a, a_stride, w, c, c_stride, flags, epilogue);
-    case 4: return tile<4, 2>(nr, kc, a, a_stride, w, c, c_stride, flags, epilogue);
-    case 3: return tile<3, 2>(nr, kc, a, a_stride, w, c, c_stride, flags, epilogue);
-    case 2: return tile<2, 2>(nr, kc, a, a_stride, w, c, c_stride, flags, epilogue);
-    default: return tile<1, 2>(nr, kc, a, a_stride, w, c, c_stride, flags, epilogue);
-  }
+  if (nr <= 8) return tile_rows<1>(mr, nr, kc, a, a_stride, w, c, c_stride, flags, epilogue);
+  tile_rows<2>(mr, nr, kc, a, a_stride, w, c, c_stride, flags, epilogue);
 }
 
 // Indirect tile: as tile<MR>, A's rows read through ks pointers each (one
@@ -260,27 +258,28 @@ void itile(size_t nr, size_t kc, size_t ks, const float* const* a, size_t mr_str
   store_tile<MR>(acc0, acc1, nr, c, c_stride, kF32GemmFinal, epilogue);
 }
 
+template <size_t NV>
+void itile_rows(size_t mr, size_t nr, size_t kc, size_t ks, const float* const* a,
+                size_t mr_stride, size_t a_offset, const float* zero, const float* w, float* c,
+                size_t c_stride, const F32GemmEpilogue* epilogue) {
+  switch (mr) {
+    case 6: return itile<6, NV>(nr, kc, ks, a, mr_stride, a_offset, zero, w, c, c_stride, epilogue);
+    case 5: return itile<5, NV>(nr, kc, ks, a, mr_stride, a_offset, zero, w, c, c_stride, epilogue);
+    case 4: return itile<4, NV>(nr, kc, ks, a, mr_stride, a_offset, zero, w, c, c_stride, epilogue);
+    case 3: return itile<3, NV>(nr, kc, ks, a, mr_stride, a_offset, zero, w, c, c_stride, epilogue);
+    case 2: return itile<2, NV>(nr, kc, ks, a, mr_stride, a_offset, zero, w, c, c_stride, epilogue);
+    default:
+      return itile<1, NV>(nr, kc, ks, a, mr_stride, a_offset, zero, w, c, c_stride, epilogue);
+  }
+}
+
 void igemm_6x16(size_t mr, size_t nr, size_t kc, size_t ks, const float* const* a,
                 size_t mr_stride, size_t a_offset, const float* zero, const float* w, float* c,
                 size_t c_stride, const F32GemmEpilogue* epilogue) {
   if (nr <= 8) {
-    switch (mr) {
-      case 6: return itile<6, 1>(nr, kc, ks, a, mr_stride, a_offset, zero, w, c, c_stride, epilogue);
-      case 5: return itile<5, 1>(nr, kc, ks, a, mr_stride, a_offset, zero, w, c, c_stride, epilogue);
-      case 4: return itile<4, 1>(nr, kc, ks, a, mr_stride, a_offset, zero, w, c, c_stride, epilogue);
-      case 3: return itile<3, 1>(nr, kc, ks, a, mr_stride, a_offset, zero, w, c, c_stride, epilogue);
-      case 2: return itile<2, 1>(nr, kc, ks, a, mr_stride, a_offset, zero, w, c, c_stride, epilogue);
-      default: return itile<1, 1>(nr, kc, ks, a, mr_stride, a_offset, zero, w, c, c_stride, epilogue);
-    }
+    return itile_rows<1>(mr, nr, kc, ks, a, mr_stride, a_offset, zero, w, c, c_stride, epilogue);
   }
-  switch (mr) {
-    case 6: return itile<6, 2>(nr, kc, ks, a, mr_stride, a_offset, zero, w, c, c_stride, epilogue);
-    case 5: return itile<5, 2>(nr, kc, ks, a, mr_stride, a_offset, zero, w, c, c_stride, epilogue);
-    case 4: return itile<4, 2>(nr, kc, ks, a, mr_stride, a_offset, zero, w, c, c_stride, epilogue);
-    case 3: return itile<3, 2>(nr, kc, ks, a, mr_stride, a_offset, zero, w, c, c_stride, epilogue);
-    case 2: return itile<2, 2>(nr, kc, ks, a, mr_stride, a_offset, zero, w, c, c_stride, epilogue);
-    default: return itile<1, 2>(nr, kc, ks, a, mr_stride, a_offset, zero, w, c, c_stride, epilogue);
-  }
+  itile_rows<2>(mr, nr, kc, ks, a, mr_stride, a_offset, zero, w, c, c_stride, epilogue);
 }
 
 // GEMV: the sums of R rows of C over a block of columns live on the stack
