@@ -71,7 +71,7 @@ Error read_values(const cpu_fb::Graph* graph, Delegate* d) {
                           "%s: value %zu has unknown dtype %d", kName, v,
                           static_cast<int>(info.dtype));
     const size_t elem = element_size(info.dtype);
-    EMBER_CHECK_OR_RETURN(info.layout == Layout::Plain || (info.layout == Layout::NHWC && info.dim == 4 &&
+    EMBER_CHECK_OR_RETURN(info.layout == Layout::Plain || (info.layout == Layout::NHWC && info.dim >= 3 &&
                                                            info.dtype == DataType::Float32),
                           Error::InvalidProgram, "%s: value %zu has a bad layout", kName, v);
     switch (info.kind) {

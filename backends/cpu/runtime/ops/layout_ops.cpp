@@ -12,9 +12,11 @@ namespace {
 
 class ToLayoutOp final : public CpuOp {
  public:
+  // Rank 3 and up: [N, C, spatial...] <-> [N, spatial..., C].
   ToLayoutOp(uint32_t in, uint32_t out, const ValueInfo& info, bool to_nhwc)
       : in_(in), out_(out), n_(info.sizes[0]), c_(info.sizes[1]),
-        hw_(static_cast<int64_t>(info.sizes[2]) * info.sizes[3]), to_nhwc_(to_nhwc) {}
+        hw_(static_cast<int64_t>(info.numel) / (static_cast<int64_t>(info.sizes[0]) * info.sizes[1])),
+        to_nhwc_(to_nhwc) {}
 
   void run(const ExecState& state) const override {
     const float* src = state.data[in_];
@@ -220,10 +222,26 @@ Result<CpuOp*> make_to_layout(const BuildContext& ctx, const cpu_fb::Op* op) {
   if (!read_op_values(ctx, op, 1, 1, &v)) return Error::InvalidProgram;
   const ValueInfo& in = ctx.values[v.in[0]];
   const ValueInfo& out = ctx.values[v.out];
-  if (!same_sizes(in, out) || in.dim != 4 || in.layout == out.layout) return Error::InvalidProgram;
+  if (!same_sizes(in, out) || in.dim < 3 || in.layout == out.layout || in.numel == 0) {
+    return Error::InvalidProgram;
+  }
   CpuOp* made = new (std::nothrow) ToLayoutOp(v.in[0], v.out, in, out.layout == Layout::NHWC);
   if (made == nullptr) return Error::MemoryAllocationFailed;
   return made;
+}
+
+// Two channels-last values whose elements lie in the same memory order: the
+// same N and C, and the same spatial sizes once unit dims are dropped
+// ([N, C, L] and [N, C, 1, L], a 1-D convolution's input and its 2-D form).
+bool same_channels_last_memory(const ValueInfo& a, const ValueInfo& b) {
+  if (a.sizes[0] != b.sizes[0] || a.sizes[1] != b.sizes[1]) return false;
+  int i = 2, j = 2;
+  for (;;) {
+    while (i < a.dim && a.sizes[i] == 1) ++i;
+    while (j < b.dim && b.sizes[j] == 1) ++j;
+    if (i == a.dim || j == b.dim) return i == a.dim && j == b.dim;
+    if (a.sizes[i++] != b.sizes[j++]) return false;
+  }
 }
 
 Result<CpuOp*> make_reshape(const BuildContext& ctx, const cpu_fb::Op* op) {
@@ -231,8 +249,8 @@ Result<CpuOp*> make_reshape(const BuildContext& ctx, const cpu_fb::Op* op) {
   if (!read_op_values(ctx, op, 1, 1, &v)) return Error::InvalidProgram;
   const ValueInfo& in = ctx.values[v.in[0]];
   const ValueInfo& out = ctx.values[v.out];
-  if (in.numel != out.numel || in.layout != Layout::Plain || out.layout != Layout::Plain ||
-      in.dtype != out.dtype) {
+  if (in.numel != out.numel || in.dtype != out.dtype || in.layout != out.layout ||
+      (in.layout == Layout::NHWC && !same_channels_last_memory(in, out))) {
     return Error::InvalidProgram;
   }
   CpuOp* made = new (std::nothrow) CopyOp(v.in[0], v.out, in.numel * element_size(in.dtype));

@@ -12,11 +12,10 @@ namespace ember::cpu {
 
 // order[p] = the logical dim stored at memory position p (0 outermost).
 inline void memory_order(const ValueInfo& v, int* order) {
-  if (v.layout == Layout::NHWC) {  // [N, C, H, W] stored as N, H, W, C
+  if (v.layout == Layout::NHWC) {  // channels last: [N, C, H, W] as N, H, W, C; [N, C, L] as N, L, C
     order[0] = 0;
-    order[1] = 2;
-    order[2] = 3;
-    order[3] = 1;
+    for (int p = 1; p + 1 < v.dim; ++p) order[p] = p + 1;
+    order[v.dim - 1] = 1;
     return;
   }
   for (int d = 0; d < v.dim; ++d) order[d] = d;

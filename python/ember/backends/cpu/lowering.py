@@ -49,6 +49,14 @@ from ember.passes.memory_planning import Lifetime, plan
 aten = torch.ops.aten
 
 PLAIN, NHWC = Layout.Layout.Plain, Layout.Layout.NHWC
+
+
+def channels_last_order(rank: int) -> list[int]:
+    """The memory order (outermost first) of an NHWC value's logical dims:
+    channels last for any rank from 3 ([N, C, L] stored as N, L, C, a 1-D
+    convolution's) up ([N, C, H, W] as N, H, W, C)."""
+    return [0, *range(2, rank), 1]
+
 # Ops whose output a following relu/hardtanh/clamp fuses into (they apply the
 # clamp on the way out); families add theirs.
 CLAMPABLE: set[Any] = set()

@@ -56,19 +56,22 @@ def _conv(b: Builder, node: Node) -> int:
         out = b.value(static_sizes(node), layout=NHWC)
         b.op(OpParams.OpParams.Conv2d, params, [b.in_layout(b.input(x), NHWC)], out)
         return out
-    # 1-D: a 2-D convolution over [N, C, 1, L] with a 1 x K kernel.
+    # 1-D: a 2-D convolution over [N, C, 1, L] with a 1 x K kernel. Its
+    # input and output stay channels-last ([N, C, L] stored as N, L, C), the
+    # same memory as [N, C, 1, L] in NHWC, so a chain of 1-D convolutions
+    # and elementwise ops converts layouts only at its ends.
     params.weight = b.constant(b.subgraph.constant(weight).unsqueeze(2))
     params.stride, params.padding = [1, stride[0]], [0, padding[0]]
     params.dilation, params.outputPadding = [1, dilation[0]], [0, *output_padding]
     n, c, length = static_sizes(x)
-    x4 = b.value([n, c, 1, length])
-    b.op(OpParams.OpParams.Reshape, Reshape.ReshapeT(), [b.in_layout(b.input(x), PLAIN)], x4)
+    x4 = b.value([n, c, 1, length], layout=NHWC)
+    b.op(OpParams.OpParams.Reshape, Reshape.ReshapeT(), [b.in_layout(b.input(x), NHWC)], x4)
     sizes = static_sizes(node)
     out4 = b.value([sizes[0], sizes[1], 1, sizes[2]], layout=NHWC)
-    b.op(OpParams.OpParams.Conv2d, params, [b.in_layout(x4, NHWC)], out4)
+    b.op(OpParams.OpParams.Conv2d, params, [x4], out4)
     b.clamp_op = len(b.ops) - 1
-    out = b.value(sizes)
-    b.op(OpParams.OpParams.Reshape, Reshape.ReshapeT(), [b.in_layout(out4, PLAIN)], out)
+    out = b.value(sizes, layout=NHWC)
+    b.op(OpParams.OpParams.Reshape, Reshape.ReshapeT(), [out4], out)
     return out
 
 

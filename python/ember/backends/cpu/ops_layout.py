@@ -29,6 +29,7 @@ from ember.backends.cpu.lowering import (
     NHWC,
     PLAIN,
     Builder,
+    channels_last_order,
     lowers,
     static_sizes,
 )
@@ -77,8 +78,12 @@ def view_of(b: Builder, value_id: int) -> View:
     value = b.values[value_id]
     sizes = tuple(value.sizes)
     if value.layout == NHWC:
-        _, c, h, w = sizes
-        return View(value_id, 0, sizes, (c * h * w, 1, w * c, c))
+        strides = [0] * len(sizes)
+        stride = 1
+        for d in reversed(channels_last_order(len(sizes))):
+            strides[d] = stride
+            stride *= sizes[d]
+        return View(value_id, 0, sizes, tuple(strides))
     return View(value_id, 0, sizes, contiguous_strides(sizes))
 
 

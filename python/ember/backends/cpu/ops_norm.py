@@ -18,6 +18,7 @@ from ember.backends.cpu.lowering import (
     NHWC,
     PLAIN,
     Builder,
+    channels_last_order,
     lowers,
     static_sizes,
 )
@@ -148,7 +149,8 @@ def _reduce(b: Builder, node: Node) -> int:
     dims = _reduce_dims(node)
     # NHWC data reduces in place when its memory order allows (a mean over H
     # and W: [N, H*W, C] -> [N, C]); otherwise it is converted first.
-    if b.values[x_id].layout == NHWC and not _one_block(sizes, [0, 2, 3, 1], set(dims)):
+    order = channels_last_order(len(sizes))
+    if b.values[x_id].layout == NHWC and not _one_block(sizes, order, set(dims)):
         x_id = b.in_layout(x_id, PLAIN)
     params = Reduce.ReduceT()
     params.dims, params.keepdim = dims, _keepdim(node)
