@@ -25,9 +25,11 @@ class RecordingCpuBackend(CpuBackend):
         return blob
 
 
-def run(model, inputs, tmp_pte, threads=(1, 2), atol=1e-4):
+def run(model, inputs, tmp_pte, threads=(1, 2), atol=1e-4, rtol=None):
     """Exports with the CPU backend, runs at each thread count, compares with
-    eager; returns the backend (its op kinds) and the program (its report)."""
+    eager (max abs error under atol relative to the output's scale, or with
+    `rtol`, |a - e| <= atol + rtol |e| element by element); returns the backend
+    (its op kinds) and the program (its report)."""
     backend = RecordingCpuBackend()
     model = model.eval()
     program = ember.export(model, inputs, backends=[backend])
@@ -40,5 +42,9 @@ def run(model, inputs, tmp_pte, threads=(1, 2), atol=1e-4):
         actual = actual if isinstance(actual, tuple) else (actual,)
         assert len(actual) == len(expected)
         for a, e in zip(actual, expected):
-            assert_matches_eager(a, e, atol=atol)
+            if rtol is None:
+                assert_matches_eager(a, e, atol=atol)
+            else:
+                torch.testing.assert_close(torch.as_tensor(a), e, rtol=rtol, atol=atol,
+                                           equal_nan=True)
     return backend, program

@@ -9,34 +9,16 @@ import pytest
 import torch
 import torch.nn.functional as F
 from conftest import assert_matches_eager
-from cpu_backend_util import RecordingCpuBackend
+from cpu_backend_util import run
 from ember.backends.cpu import CpuBackend
 
 THREADS = [1, 2]
 
 
 def run_and_compare(model, inputs, tmp_pte, *, atol=1e-5, rtol=None):
-    """Exports `model` wholly to the CPU backend, runs it at each of THREADS and
-    compares with eager: max abs error under atol relative to the output's
-    scale, or with `rtol`, |a - e| <= atol + rtol |e| element by element."""
-    model = model.eval()
-    backend = RecordingCpuBackend()
-    program = ember.export(model, inputs, backends=[backend])
+    """cpu_backend_util.run at each of THREADS, with every op on the backend."""
+    backend, program = run(model, inputs, tmp_pte, THREADS, atol=atol, rtol=rtol)
     assert program.delegated_fraction() == 1.0, program.report()
-    program.save(tmp_pte)
-    with torch.no_grad():
-        expected = model(*inputs)
-    expected = expected if isinstance(expected, tuple) else (expected,)
-    for threads in THREADS:
-        actual = ember.runtime.load(tmp_pte, threads=threads).forward(*inputs)
-        actual = actual if isinstance(actual, tuple) else (actual,)
-        assert len(actual) == len(expected)
-        for a, e in zip(actual, expected):
-            if rtol is None:
-                assert_matches_eager(a, e, atol=atol)
-            else:
-                torch.testing.assert_close(torch.as_tensor(a), e, rtol=rtol, atol=atol,
-                                           equal_nan=True)
     return backend
 
 

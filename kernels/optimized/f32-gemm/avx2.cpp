@@ -17,7 +17,7 @@ namespace {
 constexpr size_t kMr = 6;
 constexpr size_t kNr = 16;
 
-// Self's 8 values of one row from column j0 on, through its column stride.
+// 8 values of self from `self` on, through its column stride.
 inline __m256 load_self_vec(const float* self, ptrdiff_t col_stride) {
   if (col_stride == 1) return _mm256_loadu_ps(self);
   if (col_stride == 0) return _mm256_broadcast_ss(self);

@@ -118,6 +118,18 @@ void run_block(const F32GemmConfig& cfg, const F32GemmProblem& p, const Plan& pl
       panel_stride = kc * nr;
     }
 
+    // Each tile's A slice (mr_cur x kc) is copied into contiguous rows, which
+    // then stay in L1 for all of the block's panels: read in place, A's rows
+    // are mr short runs far apart, which the hardware prefetcher does not
+    // follow, and the copy reads them with many misses in flight. Not copied
+    // when the tile's rows are whole rows of a dense A (one K block, lda ==
+    // k: the tile is one contiguous run, which the prefetcher follows), for
+    // one or two panels (a projection conv's N of 16 or 24: the copy would be
+    // read as often as written), nor when it would not fit the buffer.
+    const bool contiguous = plan.k_blocks == 1 && p.lda == p.k;
+    const bool copy_a = !contiguous && panels > kMaxPanelsReadingAInPlace &&
+                        mr * kc <= kF32GemmMaxAPackFloats;
+
     // Row tiles of equal height (differing by at most one row) rather than
     // full ones and a remainder: a tile of 1 to 3 rows has too few
     // accumulators to hide the FMA latency (49 rows: 4x6 + 5x5 rather than
@@ -129,17 +141,6 @@ void run_block(const F32GemmConfig& cfg, const F32GemmProblem& p, const Plan& pl
       const size_t mr_cur = row_begin + (t + 1) * rows / tiles - i;
       const size_t next_i = i + mr_cur;
       const size_t next_mr = t + 1 < tiles ? row_begin + (t + 2) * rows / tiles - next_i : 0;
-      // The tile's A slice (mr_cur x kc) copied into contiguous rows, which
-      // then stay in L1 for all of the block's panels. Read in place, A's
-      // rows are mr short runs far apart, which the hardware prefetcher does
-      // not follow; the copy reads them with many misses in flight.
-      // Not copied when the tile's rows are whole rows of a dense A (one K
-      // block, lda == k: the tile is one contiguous run, which the
-      // prefetcher follows), nor for one or two panels (a projection conv's
-      // N of 16 or 24), where the copy would be read as often as written.
-      const bool contiguous = plan.k_blocks == 1 && p.lda == p.k;
-      const bool copy_a = !contiguous && panels > kMaxPanelsReadingAInPlace &&
-                          mr * kc <= kF32GemmMaxAPackFloats;
       const float* a_tile = a + i * p.lda + k0;
       size_t a_stride = p.lda;
       if (copy_a) {
@@ -512,13 +513,13 @@ void f32_gemm(const F32GemmConfig& cfg, const F32GemmProblem& p, KernelContext* 
   plan.k_blocks = ceil_div(p.k, kc_max);
   plan.kc = ceil_div(p.k, plan.k_blocks);
   plan.m_tiles = ceil_div(p.m, mr);
-  // N blocks as wide as the packing buffer allows (balanced), narrower when
-  // A has too few row tiles to share between the threads.
-  // The block's floats (kc * nc) are the L2 budget, so a short K gets wider
-  // blocks: one block then covers a pointwise convolution's whole N, and the
-  // threads split its rows rather than its columns.
+  // N blocks (balanced) of at most an L2 budget of kc * nc floats, at least
+  // one panel: a short K gets wide blocks, one of which covers a pointwise
+  // convolution's whole N, so the threads split its rows rather than its
+  // columns. Narrower when A has too few row tiles to share between threads.
   const size_t block_floats = min_of(static_cast<size_t>(cfg.kc) * cfg.nc, kF32GemmMaxPackFloats);
-  const size_t nc_max = block_floats / plan.kc / nr > 1 ? block_floats / plan.kc / nr * nr : nr;
+  const size_t block_panels = block_floats / plan.kc / nr;
+  const size_t nc_max = (block_panels > 0 ? block_panels : 1) * nr;
   size_t nc = min_of(nc_max, round_up(p.n, nr));
   if (p.packed_b != nullptr) {
     plan.prepacked = p.packed_b;

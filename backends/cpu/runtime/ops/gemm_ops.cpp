@@ -244,6 +244,12 @@ class ConvOp final : public CpuOp {
   bool prepare(const float* weight);
 };
 
+F32WinogradShape winograd_shape(const ConvShape& s) {
+  auto z = [](int64_t v) { return static_cast<size_t>(v); };
+  return F32WinogradShape{z(s.batch), z(s.in_h), z(s.in_w),  z(s.in_c), z(s.out_c),
+                          z(s.pad_h), z(s.pad_w), z(s.out_h), z(s.out_w)};
+}
+
 bool ConvOp::prepare(const float* weight) {
   const int64_t cg = s.in_per_group(), og = s.out_per_group();
   const int64_t taps = s.taps();
@@ -279,6 +285,7 @@ bool ConvOp::prepare(const float* weight) {
     return true;
   }
   if (path == Path::Winograd) {
+    wino_shape = winograd_shape(s);
     gemm = &f32_gemm_config();
     winograd = &f32_winograd_config();
     packed_floats = f32_winograd_packed_weights_size(*gemm, wino_shape.in_c, wino_shape.out_c);
@@ -355,12 +362,6 @@ bool ConvOp::prepare(const float* weight) {
     f32_igemm_conv_indirection(*gemm, shape, zero, indirection);
   }
   return true;
-}
-
-F32WinogradShape winograd_shape(const ConvShape& s) {
-  auto z = [](int64_t v) { return static_cast<size_t>(v); };
-  return F32WinogradShape{z(s.batch), z(s.in_h), z(s.in_w),  z(s.in_c), z(s.out_c),
-                          z(s.pad_h), z(s.pad_w), z(s.out_h), z(s.out_w)};
 }
 
 // A dense 3x3 stride-1 convolution where F32 Winograd pays. EMBER_CPU_WINOGRAD=0
@@ -496,7 +497,6 @@ Result<CpuOp*> make_conv2d(const BuildContext& ctx, const cpu_fb::Op* op) {
     made->path = ConvOp::Path::Depthwise;
   } else if (winograd_applies(s)) {
     made->path = ConvOp::Path::Winograd;
-    made->wino_shape = winograd_shape(s);
   } else if (s.kh == 1 && s.kw == 1 && s.stride_h == 1 && s.stride_w == 1 && s.pad_h == 0 &&
              s.pad_w == 0 && s.groups == 1) {
     made->path = ConvOp::Path::Pointwise;
