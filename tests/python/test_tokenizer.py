@@ -14,13 +14,17 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import subprocess
+import sys
 import unicodedata
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from ember import _C
-from ember.llm import Tokenizer, write_tokenizer
-from ember.llm.tokenizer import spec_from_gguf
+from ember.llm import Tokenizer
+from ember.llm.tokenizer import TokenizerSpec, serialize, spec_from_gguf
+from ember.llm.tokenizer import main as tokenizer_main
 
 CORPUS = Path(__file__).parent / "data" / "tokenizer_corpus.txt"
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -35,12 +39,11 @@ def smollm2_gguf() -> Path:
     return Path(next(iter(spec.submodule_search_locations))) / GGUF_NAME
 
 
-def hf_tokenizer(gguf: Path, pre: str = "smollm"):
-    from gguf import GGUFReader
+def hf_tokenizer(reader, pre: str = "smollm"):
+    """Hugging Face's tokenizer for the GGUF that `reader` (a gguf.GGUFReader) reads."""
     from tokenizers import AddedToken, decoders, models, pre_tokenizers
     from tokenizers import Tokenizer as HfTokenizer
 
-    reader = GGUFReader(str(gguf))
     tokens = reader.fields["tokenizer.ggml.tokens"].contents()
     types = reader.fields["tokenizer.ggml.token_type"].contents()
     merges = [tuple(m.split(" ")) for m in reader.fields["tokenizer.ggml.merges"].contents()]
@@ -69,13 +72,31 @@ def gguf() -> Path:
 
 
 @pytest.fixture(scope="module")
+def gguf_reader(gguf: Path):
+    from gguf import GGUFReader
+
+    return GGUFReader(str(gguf))
+
+
+@pytest.fixture(scope="module")
+def spec(gguf_reader) -> TokenizerSpec:
+    return spec_from_gguf(gguf_reader)
+
+
+@pytest.fixture(scope="module")
 def ember_tok(gguf: Path) -> Tokenizer:
     return Tokenizer(gguf)
 
 
 @pytest.fixture(scope="module")
-def hf(gguf: Path):
-    return hf_tokenizer(gguf)
+def hf(gguf_reader):
+    return hf_tokenizer(gguf_reader)
+
+
+def written(spec: TokenizerSpec, path: Path, **changes) -> Tokenizer:
+    """The tokenizer of an Ember file written from `spec` with `changes`."""
+    path.write_bytes(serialize(replace(spec, **changes)))
+    return Tokenizer(path)
 
 
 @pytest.fixture(scope="module")
@@ -209,7 +230,6 @@ def test_chat_template_matches_transformers(ember_tok: Tokenizer, hf, transforme
             {"role": "assistant", "content": "Quiet flakes descend"},
             {"role": "user", "content": "Another, with 3 numbers: 1 2 3."},
         ],
-        [],
     ]
     for messages in conversations:
         for add_generation_prompt in (False, True):
@@ -223,45 +243,74 @@ def test_chat_template_matches_transformers(ember_tok: Tokenizer, hf, transforme
     assert ember_tok.encode(text) == hf_ids(hf, text)
 
 
-def test_unknown_chat_template_is_refused(gguf: Path, tmp_path: Path):
-    path = write_tokenizer(gguf, tmp_path / "llama.tokenizer", chat_template="{{ bos_token }}[INST] {{ x }}")
-    tokenizer = Tokenizer(path)
+def test_unknown_chat_template_is_refused(spec: TokenizerSpec, tmp_path: Path):
+    tokenizer = written(spec, tmp_path / "llama.tokenizer", chat_template="{{ bos_token }}[INST] {{ x }}")
     assert tokenizer.chat_template_kind is None
     with pytest.raises(ValueError, match="not recognised"):
         tokenizer.apply_chat_template([{"role": "user", "content": "Hi"}])
-    empty = Tokenizer(write_tokenizer(gguf, tmp_path / "none.tokenizer", chat_template=""))
+    empty = written(spec, tmp_path / "none.tokenizer", chat_template="")
     with pytest.raises(ValueError, match="no chat template"):
         empty.apply_chat_template([{"role": "user", "content": "Hi"}])
 
 
-def test_tokenizer_file_from_python_equals_cpp(gguf: Path, ember_tok: Tokenizer, corpus: str, tmp_path: Path):
-    path = write_tokenizer(gguf, tmp_path / "smollm2.tokenizer")
+def test_tokenizer_file_from_python_equals_cpp(
+    gguf: Path, spec: TokenizerSpec, ember_tok: Tokenizer, corpus: str, tmp_path: Path
+):
+    assert len(spec.tokens) == 49152 and len(spec.merges) == 48900
+    path = tmp_path / "smollm2.tokenizer"
+    path.write_bytes(serialize(spec))
     assert path.read_bytes() == ember_tok.serialize()
     assert path.stat().st_size < 1_200_000  # against the GGUF's 98 MB
     small = Tokenizer(path)
     assert small.encode(corpus) == ember_tok.encode(corpus)
-    assert small.apply_chat_template([{"role": "user", "content": "Hi"}], True) == ember_tok.apply_chat_template(
-        [{"role": "user", "content": "Hi"}], True
-    )
+    chat = [{"role": "user", "content": "Hi"}]
+    assert small.apply_chat_template(chat, True) == ember_tok.apply_chat_template(chat, True)
     assert (small.bos_id, small.eos_id, small.vocab_size) == (1, 2, 49152)
 
 
+def test_write_tokenizer_from_the_command_line(gguf: Path, ember_tok: Tokenizer, tmp_path: Path):
+    out = tmp_path / "cli.tokenizer"
+    assert tokenizer_main([str(gguf), "-o", str(out)]) == 0
+    assert out.read_bytes() == ember_tok.serialize()
+
+
+def test_ember_tokenize_tool(gguf: Path, ember_tok: Tokenizer, tmp_path: Path):
+    tool = Path(sys.executable).parent / "ember_tokenize"
+
+    def run(*args: str) -> str:
+        done = subprocess.run([str(tool), str(gguf), *args], check=False, capture_output=True, timeout=60)
+        assert done.returncode == 0, done.stderr.decode()
+        return done.stdout.decode()
+
+    text = "Hello <|im_start|>world, 123 😀"
+    assert run("--text", text).split() == [str(i) for i in ember_tok.encode(text)]
+    assert run("--text", text, "--no-special").split() == [str(i) for i in ember_tok.encode(text, False)]
+    assert run("--decode", ",".join(map(str, ember_tok.encode(text)))) == text + "\n"
+    chat = [{"role": "user", "content": "Hi"}]
+    assert run("--chat", "user:Hi", "--generation-prompt").startswith(ember_tok.apply_chat_template(chat, True))
+    out = tmp_path / "tool.tokenizer"
+    run("--write", str(out))
+    assert out.read_bytes() == ember_tok.serialize()
+    assert "chatml-default-system" in run("--info")
+    missing = [str(tool), str(tmp_path / "missing.gguf"), "--info"]
+    failed = subprocess.run(missing, check=False, capture_output=True, timeout=60)
+    assert failed.returncode == 1 and b"cannot load" in failed.stderr
+
+
 def test_gpt2_pre_tokenizer_matches_hugging_face_and_transformers(
-    gguf: Path, transformers_gguf, corpus: str, tmp_path: Path
+    spec: TokenizerSpec, gguf_reader, transformers_gguf, corpus: str, tmp_path: Path
 ):
-    gpt2 = Tokenizer(write_tokenizer(gguf, tmp_path / "gpt2.tokenizer", pre_tokenizer="gpt2"))
-    hf_gpt2 = hf_tokenizer(gguf, pre="gpt2")
+    gpt2 = written(spec, tmp_path / "gpt2.tokenizer", pre_tokenizer="gpt2")
+    hf_gpt2 = hf_tokenizer(gguf_reader, pre="gpt2")
     for text in corpus_cases(corpus):
         ids = gpt2.encode(text)
         assert ids == hf_ids(hf_gpt2, text), repr(text)
         assert ids == transformers_gguf.encode(text, add_special_tokens=False), repr(text)
 
 
-def test_writer_refuses_other_tokenizers(gguf: Path, tmp_path: Path):
-    spec = spec_from_gguf(gguf)
-    assert len(spec.tokens) == 49152 and len(spec.merges) == 48900
+def test_unsupported_pre_tokenizer_is_refused(spec: TokenizerSpec, tmp_path: Path):
     with pytest.raises(ValueError, match="not supported"):
-        Tokenizer(write_tokenizer(gguf, tmp_path / "x.tokenizer", pre_tokenizer="llama3"))
+        written(spec, tmp_path / "x.tokenizer", pre_tokenizer="llama3")
 
 
 def test_bad_files_raise(tmp_path: Path):

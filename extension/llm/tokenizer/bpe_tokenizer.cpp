@@ -35,38 +35,6 @@ bool id_in_range(int32_t id, size_t vocab_size, bool optional) {
   return id >= 0 && static_cast<size_t>(id) < vocab_size;
 }
 
-// Calls on_gap(text between matches) and on_match(token) over `text`, finding
-// the leftmost-longest token of `tokens` (sorted longest first) each time.
-template <typename OnGap, typename OnMatch>
-void split_on_added(std::string_view text, const std::vector<AddedToken>& tokens, const bool* first_byte,
-                    OnGap on_gap, OnMatch on_match) {
-  size_t gap_start = 0;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    if (!first_byte[static_cast<unsigned char>(text[pos])]) {
-      ++pos;
-      continue;
-    }
-    const AddedToken* match = nullptr;
-    for (const AddedToken& token : tokens) {
-      if (text.size() - pos >= token.text.size() &&
-          std::memcmp(text.data() + pos, token.text.data(), token.text.size()) == 0) {
-        match = &token;
-        break;
-      }
-    }
-    if (match == nullptr) {
-      ++pos;
-      continue;
-    }
-    if (pos > gap_start) on_gap(text.substr(gap_start, pos - gap_start));
-    on_match(*match);
-    pos += match->text.size();
-    gap_start = pos;
-  }
-  if (text.size() > gap_start) on_gap(text.substr(gap_start));
-}
-
 }  // namespace
 
 Result<std::unique_ptr<BpeTokenizer>> BpeTokenizer::load(const char* path) {
@@ -147,24 +115,16 @@ Error BpeTokenizer::build() {
   }
 
   special_flag_.assign(vocab_size, 0);
-  std::memset(first_byte_special_, 0, sizeof(first_byte_special_));
-  std::memset(first_byte_plain_, 0, sizeof(first_byte_plain_));
+  std::memset(added_first_byte_, 0, sizeof(added_first_byte_));
   for (const AddedToken& token : data_.added_tokens) {
     EMBER_CHECK_OR_RETURN(id_in_range(token.id, vocab_size, false) && !token.text.empty(), Error::InvalidArgument,
                           "tokenizer: added token %d is empty or out of range", token.id);
-    const auto first = static_cast<unsigned char>(token.text[0]);
-    if (token.special) {
-      special_flag_[static_cast<size_t>(token.id)] = 1;
-      special_tokens_.push_back(token);
-      first_byte_special_[first] = true;
-    } else {
-      plain_added_tokens_.push_back(token);
-      first_byte_plain_[first] = true;
-    }
+    if (token.special) special_flag_[static_cast<size_t>(token.id)] = 1;
+    added_first_byte_[static_cast<unsigned char>(token.text[0])] = true;
+    added_tokens_.push_back(token);
   }
-  const auto longest_first = [](const AddedToken& a, const AddedToken& b) { return a.text.size() > b.text.size(); };
-  std::stable_sort(special_tokens_.begin(), special_tokens_.end(), longest_first);
-  std::stable_sort(plain_added_tokens_.begin(), plain_added_tokens_.end(), longest_first);
+  std::stable_sort(added_tokens_.begin(), added_tokens_.end(),
+                   [](const AddedToken& a, const AddedToken& b) { return a.text.size() > b.text.size(); });
 
   chat_template_ok_ = !data_.chat_template.empty() && recognise_chat_template(data_.chat_template, &chat_template_);
   return Error::Ok;
@@ -199,24 +159,38 @@ std::vector<int32_t> BpeTokenizer::encode(std::string_view text, bool allow_spec
 void BpeTokenizer::encode(std::string_view text, bool allow_special, std::vector<int32_t>* ids) {
   ids->clear();
   ids->reserve(text.size() / 3 + 1);
-  if (allow_special && !special_tokens_.empty()) {
-    split_on_added(
-        text, special_tokens_, first_byte_special_,
-        [&](std::string_view gap) { encode_with_plain_added(gap, ids); },
-        [&](const AddedToken& token) { ids->push_back(token.id); });
-  } else {
-    encode_with_plain_added(text, ids);
+  // Added tokens in one leftmost-longest pass, as Hugging Face's
+  // AddedVocabulary finds them; a special one that is not allowed stays part
+  // of the text around it (and hides the tokens inside it, as there).
+  size_t gap_start = 0;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    if (!added_first_byte_[static_cast<unsigned char>(text[pos])]) {
+      ++pos;
+      continue;
+    }
+    const AddedToken* match = nullptr;
+    for (const AddedToken& token : added_tokens_) {
+      if (text.size() - pos >= token.text.size() &&
+          std::memcmp(text.data() + pos, token.text.data(), token.text.size()) == 0) {
+        match = &token;
+        break;
+      }
+    }
+    if (match == nullptr) {
+      ++pos;
+      continue;
+    }
+    if (match->special && !allow_special) {
+      pos += match->text.size();
+      continue;
+    }
+    if (pos > gap_start) encode_ordinary(text.substr(gap_start, pos - gap_start), ids);
+    ids->push_back(match->id);
+    pos += match->text.size();
+    gap_start = pos;
   }
-}
-
-void BpeTokenizer::encode_with_plain_added(std::string_view text, std::vector<int32_t>* ids) {
-  if (plain_added_tokens_.empty()) {
-    encode_ordinary(text, ids);
-    return;
-  }
-  split_on_added(
-      text, plain_added_tokens_, first_byte_plain_, [&](std::string_view gap) { encode_ordinary(gap, ids); },
-      [&](const AddedToken& token) { ids->push_back(token.id); });
+  if (text.size() > gap_start) encode_ordinary(text.substr(gap_start), ids);
 }
 
 void BpeTokenizer::encode_ordinary(std::string_view text, std::vector<int32_t>* ids) {

@@ -71,7 +71,6 @@ class BpeTokenizer {
   explicit BpeTokenizer(TokenizerData data) : data_(std::move(data)) {}
   Error build();
 
-  void encode_with_plain_added(std::string_view text, std::vector<int32_t>* ids);
   void encode_ordinary(std::string_view text, std::vector<int32_t>* ids);
   void encode_word(std::string_view word, std::vector<int32_t>* ids);
   void merge_word(std::string_view word, std::vector<int32_t>* ids);
@@ -100,12 +99,8 @@ class BpeTokenizer {
   std::vector<MergeEntry> merge_table_;  // open addressing, power-of-two size
   uint64_t merge_mask_ = 0;
   std::vector<uint8_t> special_flag_;   // per id: a special added token
-  // Added tokens, longest first, in two groups matched in turn as Hugging
-  // Face does: the special ones, then the others in the text between them.
-  std::vector<AddedToken> special_tokens_;
-  std::vector<AddedToken> plain_added_tokens_;
-  bool first_byte_special_[256];
-  bool first_byte_plain_[256];
+  std::vector<AddedToken> added_tokens_;  // longest first
+  bool added_first_byte_[256];            // a byte some added token starts with
   ChatTemplate chat_template_;
   bool chat_template_ok_ = false;
 

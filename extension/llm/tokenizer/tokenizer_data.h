@@ -24,9 +24,9 @@ enum class TokenType : uint8_t {
 };
 
 // A token matched whole in the text before BPE runs (Hugging Face's added
-// tokens). `special` ones (control tokens: <|im_start|>, <|endoftext|>) are
-// matched only when encode allows special tokens; the others (user-defined)
-// always are.
+// tokens, all with normalized = false). `special` ones (control tokens:
+// <|im_start|>, <|endoftext|>) become their id only when encode allows
+// special tokens; the others (user-defined) always do.
 struct AddedToken {
   int32_t id;
   std::string text;

@@ -206,12 +206,16 @@ def _string_array(reader: Any, key: str) -> list[bytes] | None:
     return [bytes(f.parts[i]) for i in f.data]
 
 
-def spec_from_gguf(gguf_path: PathLike) -> TokenizerSpec:
+def spec_from_gguf(gguf: PathLike | Any) -> TokenizerSpec:
     """The tokenizer a GGUF file describes (byte-level BPE only), checked as the
-    C++ loader checks it."""
-    from gguf import GGUFReader  # a dependency of the writer only
+    C++ loader checks it. `gguf` is a path or an open `gguf.GGUFReader` (reading
+    SmolLM2's metadata takes the reader a few seconds)."""
+    if isinstance(gguf, (str, os.PathLike)):
+        from gguf import GGUFReader  # a dependency of the writer only
 
-    reader = GGUFReader(os.fspath(gguf_path))
+        reader = GGUFReader(os.fspath(gguf))
+    else:
+        reader = gguf
     model = _scalar(reader, "tokenizer.ggml.model", str)
     if model != "gpt2":
         raise ValueError(f"GGUF: tokenizer model {model!r} is not supported (only byte-level BPE, 'gpt2')")

@@ -81,6 +81,24 @@ TEST(BpeTokenizer, LongestAddedTokenWins) {
   EXPECT_EQ(tokenizer->encode("<|s|>x<|s|>y"), (Ids{longer, kTinySpecialId, 'y'}));
 }
 
+// Special and plain added tokens are found in one leftmost-longest pass; a
+// special token that is not allowed stays text and hides the plain tokens
+// inside it. The expected ids are what Hugging Face tokenizers 0.23 gives for
+// this vocabulary (with encode_special_tokens for allow_special = false).
+TEST(BpeTokenizer, AddedTokensOverlapAsInHuggingFace) {
+  TokenizerData data = tiny_data();
+  data.tokens.push_back("<|s");
+  data.types.push_back(TokenType::UserDefined);
+  const auto prefix = static_cast<int32_t>(data.tokens.size() - 1);
+  data.added_tokens.push_back({prefix, "<|s", false});
+  auto tokenizer = make(std::move(data));
+  EXPECT_EQ(tokenizer->encode("<|s|>", true), (Ids{kTinySpecialId}));
+  EXPECT_EQ(tokenizer->encode("<|s<|s|>", true), (Ids{prefix, kTinySpecialId}));
+  EXPECT_EQ(tokenizer->encode("<|s|>", false), (Ids{'<', '|', 's', '|', '>'}));
+  EXPECT_EQ(tokenizer->encode("<|s<|s|>", false), (Ids{prefix, '<', '|', 's', '|', '>'}));
+  EXPECT_EQ(tokenizer->encode("<|sx", false), (Ids{prefix, 'x'}));
+}
+
 TEST(BpeTokenizer, BytesWithoutATokenAreDropped) {
   TokenizerData data = tiny_data();
   data.tokens['x'] = "xx";  // no token is the byte 'x' any more
