@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <cstring>
 
+#include "extension/llm/tokenizer/byte_reader.h"
 #include "extension/llm/tokenizer/gguf_reader.h"
 #include "extension/llm/tokenizer/gguf_tokenizer.h"
 #include "extension/llm/tokenizer/tokenizer_file.h"
 #include "runtime/core/log.h"
-#include "runtime/executor/file_data_loader.h"
 
 namespace ember {
 namespace llm {
@@ -38,30 +38,19 @@ bool id_in_range(int32_t id, size_t vocab_size, bool optional) {
 }  // namespace
 
 Result<std::unique_ptr<BpeTokenizer>> BpeTokenizer::load(const char* path) {
-  Result<MmapDataLoader> loader = MmapDataLoader::from(path);
-  if (!loader.ok()) {
-    EMBER_LOG(Error, "tokenizer: cannot open %s", path);
-    return loader.error();
-  }
-  Result<size_t> size = loader->size();
-  if (!size.ok()) return size.error();
-  if (size.get() < 4) {
+  EMBER_ASSIGN_OR_RETURN(const MappedFile bytes, map_file(path, "tokenizer"));
+  if (bytes.size() < 4) {
     EMBER_LOG(Error, "tokenizer: %s is too short to be a GGUF or Ember tokenizer file", path);
     return Error::InvalidArgument;
   }
-  Result<FreeableBuffer> bytes = loader->load(0, size.get());
-  if (!bytes.ok()) {
-    EMBER_LOG(Error, "tokenizer: cannot map %s", path);
-    return bytes.error();
-  }
-  const char* magic = static_cast<const char*>(bytes->data());
+  const char* magic = static_cast<const char*>(bytes.data());
   if (std::memcmp(magic, "GGUF", 4) == 0) {
-    EMBER_ASSIGN_OR_RETURN(GgufMetadata metadata, GgufMetadata::parse(bytes->data(), bytes->size()));
+    EMBER_ASSIGN_OR_RETURN(GgufMetadata metadata, GgufMetadata::parse(bytes.data(), bytes.size()));
     EMBER_ASSIGN_OR_RETURN(TokenizerData data, tokenizer_data_from_gguf(metadata));
     return create(std::move(data));
   }
   if (std::memcmp(magic, kTokenizerFileMagic, 4) == 0) {
-    EMBER_ASSIGN_OR_RETURN(TokenizerData data, parse_tokenizer_file(bytes->data(), bytes->size()));
+    EMBER_ASSIGN_OR_RETURN(TokenizerData data, parse_tokenizer_file(bytes.data(), bytes.size()));
     return create(std::move(data));
   }
   EMBER_LOG(Error, "tokenizer: %s is neither a GGUF nor an Ember tokenizer file (magic)", path);

@@ -1,10 +1,9 @@
 #include "extension/llm/tokenizer/gguf_reader.h"
 
-#include <cstring>
 #include <limits>
 
+#include "extension/llm/tokenizer/byte_reader.h"
 #include "runtime/core/log.h"
-#include "runtime/executor/file_data_loader.h"
 
 namespace ember {
 namespace llm {
@@ -18,42 +17,6 @@ constexpr int kMaxArrayDepth = 4;
 // about 10^5): a hostile length cannot make the reader hold several times the
 // file's size in memory.
 constexpr uint64_t kMaxKeptArrayLength = uint64_t{1} << 24;
-
-// Little-endian reads with bounds checks.
-class Reader {
- public:
-  Reader(const uint8_t* data, size_t size) : data_(data), size_(size) {}
-
-  size_t remaining() const { return size_ - pos_; }
-  size_t position() const { return pos_; }
-
-  template <typename T>
-  bool read(T* value) {
-    if (remaining() < sizeof(T)) return false;
-    std::memcpy(value, data_ + pos_, sizeof(T));  // hosts are little-endian, as GGUF is
-    pos_ += sizeof(T);
-    return true;
-  }
-
-  bool read_string(std::string* out) {
-    uint64_t length = 0;
-    if (!read(&length) || length > remaining()) return false;
-    out->assign(reinterpret_cast<const char*>(data_ + pos_), static_cast<size_t>(length));
-    pos_ += static_cast<size_t>(length);
-    return true;
-  }
-
-  bool skip(uint64_t bytes) {
-    if (bytes > remaining()) return false;
-    pos_ += static_cast<size_t>(bytes);
-    return true;
-  }
-
- private:
-  const uint8_t* data_;
-  size_t size_;
-  size_t pos_ = 0;
-};
 
 bool is_valid_type(uint32_t type) { return type <= static_cast<uint32_t>(GgufType::Float64); }
 
@@ -83,7 +46,7 @@ bool is_integer_type(GgufType type) {
 
 // Reads one integer or bool of `type`; sets *out_of_range for a UINT64 that
 // an int64_t cannot hold.
-bool read_integer(Reader* reader, GgufType type, int64_t* out, bool* out_of_range) {
+bool read_integer(ByteReader* reader, GgufType type, int64_t* out, bool* out_of_range) {
   switch (type) {
     case GgufType::Uint8: { uint8_t v; if (!reader->read(&v)) return false; *out = v; return true; }
     case GgufType::Int8: { int8_t v; if (!reader->read(&v)) return false; *out = v; return true; }
@@ -114,7 +77,7 @@ bool read_integer(Reader* reader, GgufType type, int64_t* out, bool* out_of_rang
   }
 }
 
-bool read_float(Reader* reader, GgufType type, double* out) {
+bool read_float(ByteReader* reader, GgufType type, double* out) {
   if (type == GgufType::Float32) {
     float v;
     if (!reader->read(&v)) return false;
@@ -124,14 +87,14 @@ bool read_float(Reader* reader, GgufType type, double* out) {
   return reader->read(out);
 }
 
-Error malformed(const Reader& reader, const char* what) {
+Error malformed(const ByteReader& reader, const char* what) {
   EMBER_LOG(Error, "GGUF: malformed metadata at byte %zu: %s", reader.position(), what);
   return Error::InvalidArgument;
 }
 
-Error read_value(Reader* reader, GgufType type, int depth, GgufValue* value);
+Error read_value(ByteReader* reader, GgufType type, int depth, GgufValue* value);
 
-Error read_array(Reader* reader, int depth, GgufValue* value) {
+Error read_array(ByteReader* reader, int depth, GgufValue* value) {
   uint32_t element_type = 0;
   uint64_t length = 0;
   if (!reader->read(&element_type) || !reader->read(&length)) return malformed(*reader, "array cut off");
@@ -151,14 +114,14 @@ Error read_array(Reader* reader, int depth, GgufValue* value) {
     }
     std::string skipped;
     for (size_t i = 0; i < count; ++i) {
-      if (!reader->read_string(&skipped)) return malformed(*reader, "string cut off");
+      if (!reader->string<uint64_t>(&skipped)) return malformed(*reader, "string cut off");
     }
     return Error::Ok;
   }
   if (type == GgufType::String) {
     value->strings.resize(count);
     for (size_t i = 0; i < count; ++i) {
-      if (!reader->read_string(&value->strings[i])) return malformed(*reader, "string cut off");
+      if (!reader->string<uint64_t>(&value->strings[i])) return malformed(*reader, "string cut off");
     }
   } else if (is_integer_type(type)) {
     value->integers.resize(count);
@@ -182,10 +145,10 @@ Error read_array(Reader* reader, int depth, GgufValue* value) {
   return Error::Ok;
 }
 
-Error read_value(Reader* reader, GgufType type, int depth, GgufValue* value) {
+Error read_value(ByteReader* reader, GgufType type, int depth, GgufValue* value) {
   value->type = type;
   if (type == GgufType::String) {
-    if (!reader->read_string(&value->string)) return malformed(*reader, "string cut off");
+    if (!reader->string<uint64_t>(&value->string)) return malformed(*reader, "string cut off");
     return Error::Ok;
   }
   if (type == GgufType::Array) return read_array(reader, depth, value);
@@ -221,23 +184,12 @@ const char* gguf_type_name(GgufType type) {
 }
 
 Result<GgufMetadata> GgufMetadata::read_file(const char* path) {
-  Result<MmapDataLoader> loader = MmapDataLoader::from(path);
-  if (!loader.ok()) {
-    EMBER_LOG(Error, "GGUF: cannot open %s", path);
-    return loader.error();
-  }
-  Result<size_t> size = loader->size();
-  if (!size.ok()) return size.error();
-  Result<FreeableBuffer> bytes = loader->load(0, size.get());
-  if (!bytes.ok()) {
-    EMBER_LOG(Error, "GGUF: cannot map %s", path);
-    return bytes.error();
-  }
-  return parse(bytes->data(), bytes->size());
+  EMBER_ASSIGN_OR_RETURN(const MappedFile file, map_file(path, "GGUF"));
+  return parse(file.data(), file.size());
 }
 
 Result<GgufMetadata> GgufMetadata::parse(const void* data, size_t size) {
-  Reader reader(static_cast<const uint8_t*>(data), size);
+  ByteReader reader(data, size);
   uint32_t magic = 0;
   GgufMetadata metadata;
   if (!reader.read(&magic) || magic != kGgufMagic) {
@@ -259,7 +211,7 @@ Result<GgufMetadata> GgufMetadata::parse(const void* data, size_t size) {
   metadata.entries_.resize(static_cast<size_t>(kv_count));
   for (auto& [key, value] : metadata.entries_) {
     uint32_t type = 0;
-    if (!reader.read_string(&key)) return malformed(reader, "key cut off");
+    if (!reader.string<uint64_t>(&key)) return malformed(reader, "key cut off");
     if (!reader.read(&type)) return malformed(reader, "value type cut off");
     if (!is_valid_type(type)) return malformed(reader, "unknown value type");
     EMBER_TRY(read_value(&reader, static_cast<GgufType>(type), 0, &value));

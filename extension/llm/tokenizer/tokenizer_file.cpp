@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "extension/llm/tokenizer/byte_reader.h"
 #include "runtime/core/log.h"
 
 namespace ember {
@@ -11,43 +12,12 @@ namespace {
 constexpr uint32_t kFlagAddBos = 1u << 0;
 constexpr uint32_t kFlagAddEos = 1u << 1;
 
-class Reader {
- public:
-  Reader(const uint8_t* data, size_t size) : data_(data), size_(size) {}
-  size_t remaining() const { return size_ - pos_; }
-  size_t position() const { return pos_; }
+// A count of items of at least `item_size` bytes each that the rest holds.
+bool read_count(ByteReader* reader, uint32_t* count, size_t item_size) {
+  return reader->read(count) && *count <= reader->remaining() / item_size;
+}
 
-  bool u32(uint32_t* value) { return bytes(value, 4); }
-  bool i32(int32_t* value) { return bytes(value, 4); }
-  bool u8(uint8_t* value) { return bytes(value, 1); }
-  bool bytes(void* out, size_t n) {
-    if (remaining() < n) return false;
-    std::memcpy(out, data_ + pos_, n);  // little-endian hosts, as the file is
-    pos_ += n;
-    return true;
-  }
-  bool skip(size_t n) {
-    if (remaining() < n) return false;
-    pos_ += n;
-    return true;
-  }
-  bool string(std::string* out) {
-    uint32_t length = 0;
-    if (!u32(&length) || length > remaining()) return false;
-    out->assign(reinterpret_cast<const char*>(data_ + pos_), length);
-    pos_ += length;
-    return true;
-  }
-  // A count of items of at least `item_size` bytes each that the rest holds.
-  bool count(uint32_t* value, size_t item_size) { return u32(value) && *value <= remaining() / item_size; }
-
- private:
-  const uint8_t* data_;
-  size_t size_;
-  size_t pos_ = 0;
-};
-
-Error malformed(const Reader& reader, const char* what) {
+Error malformed(const ByteReader& reader, const char* what) {
   EMBER_LOG(Error, "tokenizer file: malformed at byte %zu: %s", reader.position(), what);
   return Error::InvalidArgument;
 }
@@ -62,14 +32,14 @@ void put_string(const std::string& value, std::string* out) {
 }  // namespace
 
 Result<TokenizerData> parse_tokenizer_file(const void* bytes, size_t size) {
-  Reader reader(static_cast<const uint8_t*>(bytes), size);
+  ByteReader reader(bytes, size);
   char magic[4];
   if (!reader.bytes(magic, 4) || std::memcmp(magic, kTokenizerFileMagic, 4) != 0) {
     EMBER_LOG(Error, "tokenizer file: no EMTK magic");
     return Error::InvalidArgument;
   }
   uint32_t version = 0;
-  if (!reader.u32(&version)) return malformed(reader, "header cut off");
+  if (!reader.read<uint32_t>(&version)) return malformed(reader, "header cut off");
   if (version != kTokenizerFileVersion) {
     EMBER_LOG(Error, "tokenizer file: version %u is not supported (this build reads %u)", version,
               kTokenizerFileVersion);
@@ -77,15 +47,15 @@ Result<TokenizerData> parse_tokenizer_file(const void* bytes, size_t size) {
   }
   TokenizerData data;
   uint32_t flags = 0;
-  if (!reader.u32(&flags) || !reader.i32(&data.bos_id) || !reader.i32(&data.eos_id) ||
-      !reader.i32(&data.pad_id) || !reader.i32(&data.unk_id)) {
+  if (!reader.read<uint32_t>(&flags) || !reader.read<int32_t>(&data.bos_id) || !reader.read<int32_t>(&data.eos_id) ||
+      !reader.read<int32_t>(&data.pad_id) || !reader.read<int32_t>(&data.unk_id)) {
     return malformed(reader, "header cut off");
   }
   if ((flags & ~(kFlagAddBos | kFlagAddEos)) != 0) return malformed(reader, "unknown flags");
   data.add_bos = (flags & kFlagAddBos) != 0;
   data.add_eos = (flags & kFlagAddEos) != 0;
   std::string pre;
-  if (!reader.string(&pre)) return malformed(reader, "pre-tokenizer name cut off");
+  if (!reader.string<uint32_t>(&pre)) return malformed(reader, "pre-tokenizer name cut off");
   if (!pre_tokenizer_from_name(pre, &data.pre_tokenizer)) {
     EMBER_LOG(Error, "tokenizer file: pre-tokenizer '%s' is not supported", pre.c_str());
     return Error::NotSupported;
@@ -93,7 +63,7 @@ Result<TokenizerData> parse_tokenizer_file(const void* bytes, size_t size) {
 
   // Tokens: end offsets, then the bytes, then one type byte each.
   uint32_t vocab_size = 0;
-  if (!reader.count(&vocab_size, 5) || vocab_size == 0 || vocab_size > INT32_MAX) {
+  if (!read_count(&reader, &vocab_size, 5) || vocab_size == 0 || vocab_size > INT32_MAX) {
     return malformed(reader, "bad vocabulary size");
   }
   std::vector<uint32_t> ends(vocab_size);
@@ -120,32 +90,32 @@ Result<TokenizerData> parse_tokenizer_file(const void* bytes, size_t size) {
   }
 
   uint32_t merge_count = 0;
-  if (!reader.count(&merge_count, 8)) return malformed(reader, "bad merge count");
+  if (!read_count(&reader, &merge_count, 8)) return malformed(reader, "bad merge count");
   data.merges.resize(merge_count);
   for (auto& [left, right] : data.merges) {
     uint32_t a = 0;
     uint32_t b = 0;
-    reader.u32(&a);  // fits: counted above
-    reader.u32(&b);
+    reader.read<uint32_t>(&a);  // fits: counted above
+    reader.read<uint32_t>(&b);
     if (a >= vocab_size || b >= vocab_size) return malformed(reader, "merge names a token out of range");
     left = static_cast<int32_t>(a);
     right = static_cast<int32_t>(b);
   }
 
   uint32_t added_count = 0;
-  if (!reader.count(&added_count, 9)) return malformed(reader, "bad added-token count");
+  if (!read_count(&reader, &added_count, 9)) return malformed(reader, "bad added-token count");
   data.added_tokens.resize(added_count);
   for (AddedToken& token : data.added_tokens) {
     uint32_t id = 0;
     uint8_t special = 0;
-    if (!reader.u32(&id) || !reader.u8(&special) || !reader.string(&token.text)) {
+    if (!reader.read<uint32_t>(&id) || !reader.read<uint8_t>(&special) || !reader.string<uint32_t>(&token.text)) {
       return malformed(reader, "added token cut off");
     }
     if (id >= vocab_size || special > 1) return malformed(reader, "bad added token");
     token.id = static_cast<int32_t>(id);
     token.special = special != 0;
   }
-  if (!reader.string(&data.chat_template)) return malformed(reader, "chat template cut off");
+  if (!reader.string<uint32_t>(&data.chat_template)) return malformed(reader, "chat template cut off");
   if (reader.remaining() != 0) return malformed(reader, "bytes after the end");
   return data;
 }
