@@ -214,6 +214,15 @@ def test_decode_of_any_ids_matches_hugging_face(ember_tok: Tokenizer, hf):
         assert "".join(stream.push(i) for i in ids) + stream.flush() == expected, ids
 
 
+def test_bad_input_raises(ember_tok: Tokenizer):
+    with pytest.raises(UnicodeEncodeError):
+        ember_tok.encode("a\ud800b")  # a lone surrogate has no UTF-8
+    with pytest.raises(ValueError, match="needs a 'role' and a 'content'"):
+        ember_tok.apply_chat_template([{"role": "user"}])
+    raw = b"caf\xc3\xa9 \x80\xe2 \xe2\x82"  # not UTF-8 (0xFF would be dropped: no token)
+    assert ember_tok.decode_bytes(ember_tok.encode_bytes(raw)) == raw
+
+
 def test_bad_ids_raise(ember_tok: Tokenizer):
     with pytest.raises(ValueError, match="out of range"):
         ember_tok.decode([49152])

@@ -50,8 +50,14 @@ class Tokenizer:
 
     def encode(self, text: str, allow_special: bool = True) -> list[int]:
         """The ids of `text`; special tokens written in it (`<|im_start|>`) become
-        their ids unless `allow_special` is False."""
-        return self._impl.encode(text, allow_special)
+        their ids unless `allow_special` is False. A str with lone surrogates,
+        which has no UTF-8, raises UnicodeEncodeError."""
+        return self._impl.encode(text.encode("utf-8"), allow_special)
+
+    def encode_bytes(self, data: bytes, allow_special: bool = True) -> list[int]:
+        """The ids of raw bytes, UTF-8 or not (each invalid byte sequence is
+        pre-tokenized as punctuation; byte-level BPE encodes any byte)."""
+        return self._impl.encode(bytes(data), allow_special)
 
     def decode(self, ids: Iterable[int], skip_special: bool = False) -> str:
         """The text of `ids`; bytes that are not valid UTF-8 become U+FFFD."""
@@ -78,7 +84,11 @@ class Tokenizer:
     ) -> str:
         """The conversation as the file's chat template renders it (ChatML family);
         a template Ember does not recognise raises ValueError."""
-        pairs = [(str(m["role"]), str(m["content"])) for m in messages]
+        pairs = []
+        for i, message in enumerate(messages):
+            if "role" not in message or "content" not in message:
+                raise ValueError(f"message {i} needs a 'role' and a 'content'")
+            pairs.append((str(message["role"]), str(message["content"])))
         return self._impl.apply_chat_template(pairs, add_generation_prompt)
 
     def serialize(self) -> bytes:
