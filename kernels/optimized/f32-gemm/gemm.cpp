@@ -32,6 +32,7 @@ namespace ember::kernels::optimized {
 // Defined by the variant files CMake compiles for this architecture.
 extern const F32GemmConfig kF32GemmScalarConfig;
 #if defined(__x86_64__)
+extern const F32GemmConfig kF32GemmAvx512Config;
 extern const F32GemmConfig kF32GemmAvx2Config;
 #endif
 #if defined(__aarch64__)
@@ -42,6 +43,7 @@ namespace {
 
 const F32GemmConfig* const kVariants[] = {
 #if defined(__x86_64__)
+    &kF32GemmAvx512Config,
     &kF32GemmAvx2Config,
 #endif
 #if defined(__aarch64__)
@@ -316,6 +318,7 @@ void f32_gemm_pack_b(size_t kc, size_t nc, size_t nr, const float* b, size_t ldb
   // The panel widths of the configs get copies of a constant size, which the
   // compiler inlines; a memcpy call per 64 bytes cost as much as the copy.
   switch (nr) {
+    case 32: return pack_rows<32>(kc, nc, b, ldb, packed, panel_stride);
     case 16: return pack_rows<16>(kc, nc, b, ldb, packed, panel_stride);
     case 8: return pack_rows<8>(kc, nc, b, ldb, packed, panel_stride);
     default: return pack_rows<0>(kc, nc, b, ldb, packed, panel_stride, nr);
