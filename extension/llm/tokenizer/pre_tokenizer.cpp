@@ -1,7 +1,6 @@
 #include "extension/llm/tokenizer/pre_tokenizer.h"
 
 #include <array>
-#include <cstring>
 
 #include "extension/llm/tokenizer/unicode.h"
 
