@@ -236,8 +236,13 @@ void run_block(const F32GemmConfig& cfg, const F32GemmProblem& p, const Plan& pl
         cfg.ukernel(mr_cur, nr_cur, kc, a_tile, a_stride, w, c_row + j, p.ldc, flags, &ep);
       }
       if (p.activation.fn != nullptr && (flags & kF32GemmFinal) != 0) {
-        for (size_t r = 0; r < mr_cur; ++r) {
-          p.activation.fn(n_cur, c_row + r * p.ldc + j0, p.activation.params);
+        if (n_cur == p.ldc) {
+          // Whole rows, one after another: one call for the tile.
+          p.activation.fn(mr_cur * n_cur, c_row, p.activation.params);
+        } else {
+          for (size_t r = 0; r < mr_cur; ++r) {
+            p.activation.fn(n_cur, c_row + r * p.ldc + j0, p.activation.params);
+          }
         }
       }
     }
@@ -549,8 +554,12 @@ void f32_igemm(const F32GemmConfig& cfg, const F32IgemmProblem& p, KernelContext
         if (p.activation.fn != nullptr && q0 < q1) {
           const size_t j0 = q0 * nr;
           const size_t cols = min_of(q1 * nr, p.n) - j0;
-          for (size_t r = 0; r < mr_cur; ++r) {
-            p.activation.fn(cols, p.c + (i + r) * p.ldc + j0, p.activation.params);
+          if (cols == p.ldc) {
+            p.activation.fn(mr_cur * cols, p.c + i * p.ldc, p.activation.params);
+          } else {
+            for (size_t r = 0; r < mr_cur; ++r) {
+              p.activation.fn(cols, p.c + (i + r) * p.ldc + j0, p.activation.params);
+            }
           }
         }
       }

@@ -64,6 +64,7 @@ void delete_floats(float* p) {
 class LinearOp final : public CpuOp {
  public:
   uint32_t x, out;
+  uint32_t residual = 0;  // added to the output when act.residual
   const float* bias = nullptr;
   float* packed = nullptr;  // W packed for `config` at init
   const F32GemmConfig* config = nullptr;
@@ -76,6 +77,7 @@ class LinearOp final : public CpuOp {
   }
 
   void run(const ExecState& state) const override {
+    const OutputHook hook{&act, state.data[out], act.residual ? state.data[residual] : nullptr};
     F32GemmProblem p;
     p.m = m;
     p.k = k;
@@ -93,7 +95,7 @@ class LinearOp final : public CpuOp {
     }
     p.clamp_min = act.low;
     p.clamp_max = act.high;
-    p.activation = act.row();
+    p.activation = hook.row();
     f32_gemm(*config, p, state.kernel_context);
   }
 };
@@ -117,6 +119,7 @@ class ConvOp final : public CpuOp {
   enum class Path { Pointwise, Indirect, Depthwise, Blocks, Winograd };
 
   uint32_t x, out;
+  uint32_t residual = 0;  // added to the output when act.residual
   ConvShape s;
   Path path;
   OutputActivation act;
@@ -149,6 +152,7 @@ class ConvOp final : public CpuOp {
   void run(const ExecState& state) const override {
     const float* in = state.data[x];
     float* o = state.data[out];
+    const OutputHook hook{&act, o, act.residual ? state.data[residual] : nullptr};
     switch (path) {
       case Path::Pointwise: {
         F32GemmProblem p;
@@ -168,7 +172,7 @@ class ConvOp final : public CpuOp {
         }
         p.clamp_min = act.low;
         p.clamp_max = act.high;
-        p.activation = act.row();
+        p.activation = hook.row();
         f32_gemm(*gemm, p, state.kernel_context);
         break;
       }
@@ -192,7 +196,7 @@ class ConvOp final : public CpuOp {
           p.ldc = static_cast<size_t>(s.out_c);
           p.clamp_min = act.low;
           p.clamp_max = act.high;
-          p.activation = act.row();
+          p.activation = hook.row();
           f32_igemm(*gemm, p, state.kernel_context);
         }
         break;
@@ -225,7 +229,7 @@ class ConvOp final : public CpuOp {
             }
             p.clamp_min = act.low;
             p.clamp_max = act.high;
-            p.activation = act.row();
+            p.activation = hook.row();
             f32_gemm(*gemm, p, state.kernel_context);
           }
         }
@@ -233,13 +237,13 @@ class ConvOp final : public CpuOp {
       }
       case Path::Winograd:
         f32_winograd_conv(*winograd, *gemm, wino_shape, in, packed, bias, act.low, act.high, o,
-                          static_cast<float*>(state.op_temp), state.pool, act.row());
+                          static_cast<float*>(state.op_temp), state.pool, hook.row());
         break;
       case Path::Depthwise: {
         F32DwconvParams params;
         params.min = act.low;
         params.max = act.high;
-        params.activation = act.row();
+        params.activation = hook.row();
         f32_dwconv(*dw, dw_shape, indirection, zero, packed, in, o, params, state.pool);
         break;
       }
@@ -388,10 +392,28 @@ int32_t param(const flatbuffers::Vector<int32_t>* v, size_t i, int32_t fallback)
 
 }  // namespace
 
+// A residual (an op's second input) must lie as the output does, so that an
+// output float's offset locates its addend: as many floats, the same layout
+// (and sizes, for NHWC; a plain one may be a view of other sizes).
+bool residual_fits(const BuildContext& ctx, const OpValues& v) {
+  if (v.num_in < 2) return true;
+  const ValueInfo& r = ctx.values[v.in[1]];
+  const ValueInfo& out = ctx.values[v.out];
+  if (r.numel != out.numel || r.layout != out.layout ||
+      (out.layout == Layout::NHWC && !same_sizes(r, out)) || r.dtype != DataType::Float32 ||
+      v.in[1] == v.out) {
+    EMBER_LOG(Error, "cpu backend: a residual differs from the output it is added to");
+    return false;
+  }
+  return true;
+}
+
 Result<CpuOp*> make_linear(const BuildContext& ctx, const cpu_fb::Op* op) {
   const cpu_fb::Linear* params = op->params_as_Linear();
   OpValues v;
-  if (params == nullptr || !read_op_values(ctx, op, 1, 1, &v)) return Error::InvalidProgram;
+  if (params == nullptr || !read_op_values(ctx, op, 1, 2, &v) || !residual_fits(ctx, v)) {
+    return Error::InvalidProgram;
+  }
   const ValueInfo& x = ctx.values[v.in[0]];
   const ValueInfo& out = ctx.values[v.out];
   if (params->weight() >= ctx.num_values || ctx.constant(params->weight()) == nullptr) {
@@ -414,11 +436,12 @@ Result<CpuOp*> make_linear(const BuildContext& ctx, const cpu_fb::Op* op) {
   if (made == nullptr) return Error::MemoryAllocationFailed;
   made->x = v.in[0];
   made->out = v.out;
+  made->residual = v.num_in > 1 ? v.in[1] : 0;
   made->bias = has_bias ? ctx.constant(static_cast<uint32_t>(params->bias())) : nullptr;
   made->k = static_cast<size_t>(w.sizes[0]);
   made->n = static_cast<size_t>(w.sizes[1]);
   made->m = made->k > 0 ? x.numel / made->k : 0;
-  if (!made->act.read(op)) {
+  if (!made->act.read(op, v.num_in > 1)) {
     delete made;
     return Error::InvalidProgram;
   }
@@ -436,7 +459,9 @@ Result<CpuOp*> make_linear(const BuildContext& ctx, const cpu_fb::Op* op) {
 Result<CpuOp*> make_conv2d(const BuildContext& ctx, const cpu_fb::Op* op) {
   const cpu_fb::Conv2d* params = op->params_as_Conv2d();
   OpValues v;
-  if (params == nullptr || !read_op_values(ctx, op, 1, 1, &v)) return Error::InvalidProgram;
+  if (params == nullptr || !read_op_values(ctx, op, 1, 2, &v) || !residual_fits(ctx, v)) {
+    return Error::InvalidProgram;
+  }
   const ValueInfo& x = ctx.values[v.in[0]];
   const ValueInfo& out = ctx.values[v.out];
   const float* weight = ctx.constant(params->weight());
@@ -494,6 +519,7 @@ Result<CpuOp*> make_conv2d(const BuildContext& ctx, const cpu_fb::Op* op) {
   if (made == nullptr) return Error::MemoryAllocationFailed;
   made->x = v.in[0];
   made->out = v.out;
+  made->residual = v.num_in > 1 ? v.in[1] : 0;
   made->s = s;
   made->bias = bias;
   if (s.transposed) {
@@ -512,7 +538,7 @@ Result<CpuOp*> make_conv2d(const BuildContext& ctx, const cpu_fb::Op* op) {
   } else {
     made->path = ConvOp::Path::Indirect;
   }
-  if (!made->act.read(op)) {
+  if (!made->act.read(op, v.num_in > 1)) {
     delete made;
     return Error::InvalidProgram;
   }
