@@ -122,6 +122,10 @@ CONVS = {
     "3x3_dilated": (8, 12, 3, 1, 2, 2, 1, 10, 10),
     "stem7x7": (3, 64, 7, 2, 3, 1, 1, 32, 30),
     "stem3x3": (3, 32, 3, 2, 1, 1, 1, 32, 32),
+    # Few input channels (the Rows path: a padded copy, taps merged along rows).
+    "mono_5x3_rect_stride": (1, 6, (5, 3), (2, 1), (2, 1), 1, 1, 13, 11),
+    "rgba_dilated_rows": (4, 5, 3, 1, 1, (2, 1), 1, 9, 8),
+    "rgb_unpadded": (3, 7, 3, 1, 0, 1, 1, 6, 9),
     "5x5": (6, 10, 5, 1, 2, 1, 1, 9, 9),
     "1x7": (8, 8, (1, 7), 1, (0, 3), 1, 1, 9, 9),
     "grouped": (24, 36, 3, 1, 1, 1, 4, 8, 8),

@@ -116,7 +116,11 @@ class ConvOp final : public CpuOp {
   // Blocks: a transposed conv whose kernel equals its stride (U-Net's 2x2
   // stride 2), no padding or dilation: each input pixel writes its own
   // kh x kw block of outputs, one GEMM per tap over every input row.
-  enum class Path { Pointwise, Indirect, Depthwise, Blocks, Winograd };
+  // Rows: a convolution of few input channels (an RGB stem), its input
+  // copied into a zero-padded image so that each output pixel's taps along
+  // a kernel row are one run of kw * C floats: the indirect GEMM then takes
+  // kh pointers of kw * C channels each, not kh * kw pointers of C = 3.
+  enum class Path { Pointwise, Indirect, Depthwise, Blocks, Winograd, Rows };
 
   uint32_t x, out;
   uint32_t residual = 0;  // added to the output when act.residual
@@ -142,7 +146,14 @@ class ConvOp final : public CpuOp {
   }
   size_t temp_bytes(size_t num_threads) const override {
     (void)num_threads;
+    if (path == Path::Rows) return padded_floats() * sizeof(float);
     return path == Path::Winograd ? f32_winograd_temp_floats(wino_shape) * sizeof(float) : 0;
+  }
+  // The Rows path's zero-padded input, channels-last.
+  int64_t padded_h() const { return s.in_h + 2 * s.pad_h; }
+  int64_t padded_w() const { return s.in_w + 2 * s.pad_w; }
+  size_t padded_floats() const {
+    return static_cast<size_t>(s.batch * padded_h() * padded_w() * s.in_c);
   }
   size_t owned_bytes() const override {
     return (packed_floats + static_cast<size_t>(s.in_c)) * sizeof(float) +
@@ -201,6 +212,27 @@ class ConvOp final : public CpuOp {
         }
         break;
       }
+      case Path::Rows: {
+        float* padded = static_cast<float*>(state.op_temp);
+        pad_input(in, padded, state.pool);
+        F32IgemmProblem p;
+        p.m = static_cast<size_t>(s.pixels());
+        p.n = static_cast<size_t>(s.out_c);
+        p.kc = static_cast<size_t>(s.kw * s.in_c);
+        p.ks = static_cast<size_t>(s.kh);
+        p.indirection = indirection;
+        p.a_offset = reinterpret_cast<uintptr_t>(padded);
+        p.zero = zero;
+        p.packed_b = packed;
+        p.bias = bias;
+        p.c = o;
+        p.ldc = static_cast<size_t>(s.out_c);
+        p.clamp_min = act.low;
+        p.clamp_max = act.high;
+        p.activation = hook.row();
+        f32_igemm(*gemm, p, state.kernel_context);
+        break;
+      }
       case Path::Blocks: {
         const int64_t cg = s.in_per_group(), og = s.out_per_group();
         const size_t group_floats =
@@ -252,6 +284,28 @@ class ConvOp final : public CpuOp {
 
   // Builds what the path needs from PyTorch's OIHW weights; false when out of memory.
   bool prepare(const float* weight);
+
+  // Copies the NHWC input into the Rows path's padded image, zeros around it.
+  void pad_input(const float* in, float* padded, ThreadPool* pool) const {
+    const int64_t hp = padded_h(), wp = padded_w(), c = s.in_c;
+    const size_t row_floats = static_cast<size_t>(wp * c);
+    parallel_for(pool, s.batch * hp, 16, [&](int64_t begin, int64_t end) {
+      for (int64_t r = begin; r < end; ++r) {
+        const int64_t y = r % hp - s.pad_h;
+        float* dst = padded + static_cast<size_t>(r) * row_floats;
+        if (y < 0 || y >= s.in_h) {
+          std::memset(dst, 0, row_floats * sizeof(float));
+          continue;
+        }
+        const size_t edge = static_cast<size_t>(s.pad_w * c);
+        const size_t inner = static_cast<size_t>(s.in_w * c);
+        std::memset(dst, 0, edge * sizeof(float));
+        std::memcpy(dst + edge, in + static_cast<size_t>((r / hp * s.in_h + y)) * inner,
+                    inner * sizeof(float));
+        std::memset(dst + edge + inner, 0, edge * sizeof(float));
+      }
+    });
+  }
 };
 
 F32WinogradShape winograd_shape(const ConvShape& s) {
@@ -263,9 +317,11 @@ F32WinogradShape winograd_shape(const ConvShape& s) {
 bool ConvOp::prepare(const float* weight) {
   const int64_t cg = s.in_per_group(), og = s.out_per_group();
   const int64_t taps = s.taps();
-  zero = new_floats(static_cast<size_t>(s.in_c));
+  // Zeros for padding taps: C floats, or a whole kernel row of the Rows path.
+  const size_t zero_floats = static_cast<size_t>(path == Path::Rows ? s.kw * s.in_c : s.in_c);
+  zero = new_floats(zero_floats);
   if (zero == nullptr) return false;
-  std::memset(zero, 0, static_cast<size_t>(s.in_c) * sizeof(float));
+  std::memset(zero, 0, zero_floats * sizeof(float));
 
   if (path == Path::Blocks) {
     // Per tap and group, B = [ci, co] from the [in_c, og, kh, kw] weights.
@@ -353,6 +409,30 @@ bool ConvOp::prepare(const float* weight) {
   }
   delete_floats(b);
   if (path == Path::Pointwise) return true;
+  if (path == Path::Rows) {
+    // Per tile of mr output pixels and per kernel row ky, each pixel's first
+    // tap in the padded image (byte offsets; the missing rows of a last
+    // partial tile read zeros). The weights' (ky, kx, ci) order is the
+    // padded image's order along a row.
+    const size_t m = static_cast<size_t>(s.pixels()), mr = gemm->mr, kh = static_cast<size_t>(s.kh);
+    indirection_size = f32_igemm_indirection_size(*gemm, m, kh);
+    indirection = new (std::nothrow) const float*[indirection_size > 0 ? indirection_size : 1];
+    if (indirection == nullptr) return false;
+    for (size_t i = 0; i < indirection_size; ++i) indirection[i] = zero;
+    const int64_t hp = padded_h(), wp = padded_w();
+    for (size_t p = 0; p < m; ++p) {
+      const int64_t n = static_cast<int64_t>(p) / (s.out_h * s.out_w);
+      const int64_t oy = static_cast<int64_t>(p) / s.out_w % s.out_h;
+      const int64_t ox = static_cast<int64_t>(p) % s.out_w;
+      for (size_t ky = 0; ky < kh; ++ky) {
+        const int64_t y = oy * s.stride_h + static_cast<int64_t>(ky) * s.dil_h;
+        const int64_t pixel = (n * hp + y) * wp + ox * s.stride_w;
+        indirection[(p / mr) * mr * kh + ky * mr + p % mr] =
+            reinterpret_cast<const float*>(static_cast<uintptr_t>(pixel * s.in_c) * sizeof(float));
+      }
+    }
+    return true;
+  }
 
   // Per tile of mr output pixels and per tap, the pixels' input pointers.
   indirection_size = f32_igemm_indirection_size(*gemm, static_cast<size_t>(s.pixels()),
@@ -373,6 +453,10 @@ bool ConvOp::prepare(const float* weight) {
   }
   return true;
 }
+
+// Input channels up to which a convolution takes the Rows path: an RGB or
+// RGBA stem, whose C taps per pointer would leave the GEMM's k loop too short.
+constexpr int64_t kRowsMaxChannels = 4;
 
 // A dense 3x3 stride-1 convolution where F32 Winograd pays. EMBER_CPU_WINOGRAD=0
 // turns the path off (to compare against the indirect GEMM).
@@ -535,6 +619,8 @@ Result<CpuOp*> make_conv2d(const BuildContext& ctx, const cpu_fb::Op* op) {
   } else if (s.kh == 1 && s.kw == 1 && s.stride_h == 1 && s.stride_w == 1 && s.pad_h == 0 &&
              s.pad_w == 0 && s.groups == 1) {
     made->path = ConvOp::Path::Pointwise;
+  } else if (s.groups == 1 && s.in_c <= kRowsMaxChannels && s.kw > 1 && s.dil_w == 1) {
+    made->path = ConvOp::Path::Rows;
   } else {
     made->path = ConvOp::Path::Indirect;
   }
