@@ -9,5 +9,7 @@
 from ember import backends, llm, runtime
 from ember.exporter import ExportedProgram, export
 from ember.passes.graph import ExportError
+from ember.quantize import QuantizedModel, quantize
 
-__all__ = ["ExportError", "ExportedProgram", "backends", "export", "llm", "runtime"]
+__all__ = ["ExportError", "ExportedProgram", "QuantizedModel", "backends", "export", "llm",
+           "quantize", "runtime"]
