@@ -30,6 +30,8 @@ class ExportedProgram:
     placements: list[Placement]
     backends: list[str]
     delegate_bytes: int
+    # ember.quantize's accuracy report, when the model was a QuantizedModel.
+    quantization: Any = None
 
     def save(self, path: str | os.PathLike[str]) -> None:
         with open(path, "wb") as f:
@@ -67,6 +69,8 @@ class ExportedProgram:
                          f"{self.delegated_fraction():.0%} of ops and "
                          f"{self.delegated_flops_fraction():.0%} of FLOPs delegated; "
                          f"delegate blobs {self.delegate_bytes / 1024:.1f} KiB")
+        if self.quantization is not None:
+            lines.append(str(self.quantization))
         if nodes if nodes is not None else bool(self.backends):
             lines.append(_placement_table(self.placements))
         return "\n".join(lines)
@@ -125,4 +129,5 @@ def export(
         placements=program.placements,
         backends=[b.id for b in backends],
         delegate_bytes=sum(len(b) for b in emitted.delegate_blobs),
+        quantization=getattr(model, "quantization_report", None),
     )

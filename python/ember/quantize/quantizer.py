@@ -63,7 +63,8 @@ _CONV = {aten.conv1d.default, aten.conv2d.default}
 _LINEAR = {aten.linear.default}
 _MATMUL = {aten.matmul.default, aten.bmm.default, aten.mm.default}
 _ADD = {aten.add.Tensor, aten.add_.Tensor}
-_ACTIVATIONS = {aten.relu.default, aten.relu_.default, aten.hardtanh.default,
+# relu6 is aten.relu6 from F.relu6 and aten.hardtanh(x, 0, 6) from nn.ReLU6.
+_ACTIVATIONS = {aten.relu.default, aten.relu_.default, aten.relu6.default, aten.hardtanh.default,
                 aten.hardtanh_.default, aten.clamp.default}
 # Ops whose int8 output takes its input's parameters (they move or pick values).
 _SHARING = {
@@ -174,12 +175,16 @@ class EmberQuantizer(Quantizer):
 
     def _unit(self, node: Node, kind: str, inputs: dict[Node, object]) -> None:
         activation = _fused_activation(node)
+        last = activation if activation is not None else node
+        # A model output stays float: quantizing it would clip it to the
+        # calibration range (logits larger than any calibration sample's tie).
+        output = None if all(u.op == "output" for u in last.users) else STATIC_ACTIVATION
         if activation is None:
-            _annotate(node, inputs, STATIC_ACTIVATION)
+            _annotate(node, inputs, output)
             self.annotation.units.append(QuantizedUnit(kind, [node.name], node.name))
             return
         _annotate(node, inputs)
-        _annotate(activation, {}, STATIC_ACTIVATION)
+        _annotate(activation, {}, output)
         self.annotation.units.append(
             QuantizedUnit(kind, [node.name, activation.name], activation.name))
 
