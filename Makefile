@@ -148,7 +148,7 @@ aarch64-quick:
 	ctest --test-dir $(AARCH64_QUICK_BUILD) -j$(JOBS) --output-on-failure -L 'optimized|runtime'
 
 demo: build
-	@printf '\n==> %s\n' "exporting MobileNetV2 and running it on the C++ runtime"
+	@printf '\n==> %s\n' "EfficientNet-Lite0 in float and int8 on real photographs, on the C++ runtime"
 	$(PY) examples/demo.py
 
 clean:
