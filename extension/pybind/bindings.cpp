@@ -17,6 +17,10 @@
 namespace py = pybind11;
 using namespace ember;
 
+namespace ember {
+void register_llm_bindings(py::module_& m);  // llm_bindings.cpp
+}  // namespace ember
+
 namespace {
 
 [[noreturn]] void raise(const std::string& what, Error error, const char* detail) {
@@ -207,6 +211,7 @@ PYBIND11_MODULE(_C, m) {
       .def("input_info", &PyModule::input_info, py::arg("name"))
       .def("reset_state", &PyModule::reset_state)
       .def("run", &PyModule::run);
+  register_llm_bindings(m);
   m.def("registered_kernels", []() {
     std::vector<std::string> names;
     for (size_t i = 0; i < num_registered_kernels(); ++i) names.push_back(registered_kernel(i)->name);
