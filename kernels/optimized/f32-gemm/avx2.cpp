@@ -390,8 +390,11 @@ void gemv_rows(size_t n, size_t k, const float* a, size_t lda, const float* b, s
   }
 }
 
-void gemv(size_t m, size_t n, size_t k, const float* a, size_t lda, const float* b, size_t ldb,
-          float* c, size_t ldc, const F32GemmEpilogue* epilogue) {
+}  // namespace
+
+// Also the AVX-512 variant's GEMV (avx512.cpp), hence external.
+void f32_gemv_avx2(size_t m, size_t n, size_t k, const float* a, size_t lda, const float* b,
+                   size_t ldb, float* c, size_t ldc, const F32GemmEpilogue* epilogue) {
   switch (m) {
     case 1: return gemv_rows<1, 4>(n, k, a, lda, b, ldb, c, ldc, epilogue);
     case 2: return gemv_rows<2, 4>(n, k, a, lda, b, ldb, c, ldc, epilogue);
@@ -400,14 +403,12 @@ void gemv(size_t m, size_t n, size_t k, const float* a, size_t lda, const float*
   }
 }
 
-}  // namespace
-
 // Zen 3 (cpu-kernels.md): kc = 256 makes a packed micro-panel 256 * 16 * 4 =
 // 16 KiB, half of L1D, as BLIS's zen3 KC; nc = 128 makes the packed B block
 // 128 KiB, a quarter of the 512 KiB L2, leaving room for the A rows and C.
 extern const F32GemmConfig kF32GemmAvx2Config = {
     "avx2", kCpuAvx2 | kCpuFma | kCpuOsYmm, ukernel_6x16, kMr, kNr,
-    /*kc=*/256, /*nc=*/128, gemv, igemm_6x16,
+    /*kc=*/256, /*nc=*/128, f32_gemv_avx2, igemm_6x16,
 };
 
 }  // namespace ember::kernels::optimized

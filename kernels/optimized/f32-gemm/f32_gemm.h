@@ -10,6 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/optimized/row_activation.h"
+
 namespace ember {
 
 class KernelContext;
@@ -163,6 +165,9 @@ struct F32GemmProblem {
   // The fused clamp of the result (after alpha and beta * self).
   float clamp_min = -__builtin_inff();
   float clamp_max = __builtin_inff();
+  // Applied to each finished row segment of C after the clamp (a fused
+  // activation), while the tile is in cache.
+  F32RowActivation activation;
 };
 
 // Runs `problem` with `config`'s microkernel. ctx may be null; otherwise its
@@ -194,6 +199,7 @@ struct F32IgemmProblem {
   size_t ldc = 0;
   float clamp_min = -__builtin_inff();
   float clamp_max = __builtin_inff();
+  F32RowActivation activation;  // as F32GemmProblem's
 };
 
 // Pointers an indirection buffer holds for m rows and ks taps with `config`.

@@ -32,6 +32,7 @@ namespace ember::kernels::optimized {
 // Defined by the variant files CMake compiles for this architecture.
 extern const F32GemmConfig kF32GemmScalarConfig;
 #if defined(__x86_64__)
+extern const F32GemmConfig kF32GemmAvx512Config;
 extern const F32GemmConfig kF32GemmAvx2Config;
 #endif
 #if defined(__aarch64__)
@@ -42,6 +43,7 @@ namespace {
 
 const F32GemmConfig* const kVariants[] = {
 #if defined(__x86_64__)
+    &kF32GemmAvx512Config,
     &kF32GemmAvx2Config,
 #endif
 #if defined(__aarch64__)
@@ -167,6 +169,11 @@ void run_block(const F32GemmConfig& cfg, const F32GemmProblem& p, const Plan& pl
         }
         cfg.ukernel(mr_cur, nr_cur, kc, a_tile, a_stride, w, c_row + j, p.ldc, flags, &ep);
       }
+      if (p.activation.fn != nullptr && (flags & kF32GemmFinal) != 0) {
+        for (size_t r = 0; r < mr_cur; ++r) {
+          p.activation.fn(n_cur, c_row + r * p.ldc + j0, p.activation.params);
+        }
+      }
     }
   }
 }
@@ -214,6 +221,7 @@ void run_empty_k(const F32GemmProblem& p) {
         if (e.self != nullptr) e.self += static_cast<ptrdiff_t>(j) * p.self_col_stride;
         f32_gemm_store_tile(1, 1, zero_row, 1, c + j, 1, kF32GemmFinal, &e);
       }
+      if (p.activation.fn != nullptr) p.activation.fn(p.n, c, p.activation.params);
     }
   }
 }
@@ -245,10 +253,14 @@ void run_gemv(const F32GemmConfig& cfg, const F32GemmProblem& p, KernelContext* 
       for (size_t i = 0; i < p.m; i += kF32GemvMaxRows) {
         F32GemmEpilogue row_ep = ep;
         if (p.beta != 0.0f) row_ep.self += static_cast<ptrdiff_t>(i) * p.self_row_stride;
-        cfg.gemv(min_of(kF32GemvMaxRows, p.m - i), min_of(width, p.n - j0), p.k,
-                 p.a + bi * p.a_batch_stride + i * p.lda, p.lda,
-                 p.b + bi * p.b_batch_stride + j0, p.ldb,
-                 p.c + bi * p.c_batch_stride + i * p.ldc + j0, p.ldc, &row_ep);
+        const size_t rows = min_of(kF32GemvMaxRows, p.m - i);
+        const size_t cols = min_of(width, p.n - j0);
+        float* c = p.c + bi * p.c_batch_stride + i * p.ldc + j0;
+        cfg.gemv(rows, cols, p.k, p.a + bi * p.a_batch_stride + i * p.lda, p.lda,
+                 p.b + bi * p.b_batch_stride + j0, p.ldb, c, p.ldc, &row_ep);
+        if (p.activation.fn != nullptr) {
+          for (size_t r = 0; r < rows; ++r) p.activation.fn(cols, c + r * p.ldc, p.activation.params);
+        }
       }
     }
   };
@@ -316,6 +328,7 @@ void f32_gemm_pack_b(size_t kc, size_t nc, size_t nr, const float* b, size_t ldb
   // The panel widths of the configs get copies of a constant size, which the
   // compiler inlines; a memcpy call per 64 bytes cost as much as the copy.
   switch (nr) {
+    case 32: return pack_rows<32>(kc, nc, b, ldb, packed, panel_stride);
     case 16: return pack_rows<16>(kc, nc, b, ldb, packed, panel_stride);
     case 8: return pack_rows<8>(kc, nc, b, ldb, packed, panel_stride);
     default: return pack_rows<0>(kc, nc, b, ldb, packed, panel_stride, nr);
@@ -446,6 +459,13 @@ void f32_igemm(const F32GemmConfig& cfg, const F32IgemmProblem& p, KernelContext
           if (p.bias != nullptr) e.self = p.bias + j;
           cfg.igemm(mr_cur, min_of(nr, p.n - j), p.kc, p.ks, a, mr, p.a_offset, p.zero,
                     p.packed_b + q * k * nr, p.c + i * p.ldc + j, p.ldc, &e);
+        }
+        if (p.activation.fn != nullptr && q0 < q1) {
+          const size_t j0 = q0 * nr;
+          const size_t cols = min_of(q1 * nr, p.n) - j0;
+          for (size_t r = 0; r < mr_cur; ++r) {
+            p.activation.fn(cols, p.c + (i + r) * p.ldc + j0, p.activation.params);
+          }
         }
       }
     }

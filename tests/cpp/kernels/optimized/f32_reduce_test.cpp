@@ -74,7 +74,8 @@ void check(const F32ReduceConfig& cfg, F32ReduceOp op, size_t outer, size_t size
 
 TEST(F32Reduce, RowsAndMiddleDimsOfEdgeSizes) {
   const size_t sizes[] = {0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 100, 1023, 1025};
-  const size_t inners[] = {1, 2, 3, 8, 9, 17, 64};
+  // Middle-dim widths around the column kernels' chunks (32 on AVX2, 16 on NEON).
+  const size_t inners[] = {1, 2, 3, 8, 9, 17, 31, 32, 33, 40, 64, 100};
   std::mt19937 gen(5);
   std::uniform_real_distribution<float> dist(-3.0f, 3.0f);
   for (const F32ReduceConfig* cfg : supported_variants()) {
