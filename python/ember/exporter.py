@@ -188,7 +188,7 @@ def export_methods(
     )
 
 
-def constant_plan(name: str, value: int | float | bool) -> ExecutionPlanT:
+def constant_plan(name: str, value: float | bool) -> ExecutionPlanT:
     """A method without inputs or instructions that returns `value`."""
     payload: IntT | DoubleT | BoolT
     if isinstance(value, bool):

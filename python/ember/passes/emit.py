@@ -33,8 +33,8 @@ from ember.fb.DelegateCall import DelegateCallT
 from ember.fb.Double import DoubleT
 from ember.fb.DoubleList import DoubleListT
 from ember.fb.EValue import EValueT
-from ember.fb.ExtraTensorInfo import ExtraTensorInfoT
 from ember.fb.ExecutionPlan import ExecutionPlanT
+from ember.fb.ExtraTensorInfo import ExtraTensorInfoT
 from ember.fb.Frame import FrameT
 from ember.fb.FrameList import FrameListT
 from ember.fb.Instruction import InstructionT
