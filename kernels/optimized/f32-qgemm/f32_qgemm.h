@@ -48,11 +48,15 @@ struct F32QGemmConfig {
 };
 
 constexpr size_t kF32QGemvMaxRows = 4;
-// Inputs per unpacked panel block (a multiple of 32): KC * NR floats of
-// panel (16 KiB for NR 16) stay in L1 while every row tile of x runs on it.
-constexpr size_t kF32QGemmKc = 256;
-// The widest panel the driver unpacks (the f32-gemm NR of every variant).
-constexpr size_t kF32QGemmMaxNr = 16;
+// The floats of one unpacked panel block (KC inputs x NR columns, 32 KiB)
+// on the task's stack: it stays in L1 while every row tile of x runs on it.
+// KC is the largest multiple of 32 that fits for the gemm variant's NR, at
+// most kF32QGemmMaxKc.
+constexpr size_t kF32QGemmPanelFloats = 8192;
+constexpr size_t kF32QGemmMaxKc = 512;
+// The widest panel the driver unpacks (the f32-gemm NR of every variant:
+// 32 for AVX-512); a wider NR runs the GEMV per row instead.
+constexpr size_t kF32QGemmMaxNr = 32;
 // The longest row of x the GEMV keeps block sums of on its stack.
 constexpr size_t kF32QGemmMaxK = 32768;
 

@@ -61,15 +61,16 @@ void gemm(const F32QGemmConfig& cfg, const F32GemmConfig& g, const F32QGemmProbl
   const size_t row_bytes = nb * f32_qgemm_block_bytes(p.bits);
   const F32QUnpackFn unpack = p.bits == 4 ? cfg.unpack_q4_1 : cfg.unpack_q8_0;
   const size_t nr = g.nr, mr = g.mr;
+  const size_t kc_max = std::min(kF32QGemmMaxKc, kF32QGemmPanelFloats / nr / 32 * 32);
   const int64_t panels = static_cast<int64_t>((p.n + nr - 1) / nr);
   F32GemmEpilogue epilogue{1.0f, 0.0f, nullptr, 0, 0};
   parallel_for(pool, panels, 1, [&](int64_t begin, int64_t end) {
-    alignas(64) float panel[kF32QGemmKc * kF32QGemmMaxNr];
+    alignas(64) float panel[kF32QGemmPanelFloats];
     for (int64_t t = begin; t < end; ++t) {
       const size_t n0 = static_cast<size_t>(t) * nr;
       const size_t cols = std::min(nr, p.n - n0);
-      for (size_t k0 = 0; k0 < p.k; k0 += kF32QGemmKc) {
-        const size_t kc = std::min(kF32QGemmKc, p.k - k0);
+      for (size_t k0 = 0; k0 < p.k; k0 += kc_max) {
+        const size_t kc = std::min(kc_max, p.k - k0);
         unpack(kc / 32, p.w + n0 * row_bytes + (k0 / 32) * f32_qgemm_block_bytes(p.bits),
                row_bytes, cols, nr, panel);
         const uint32_t flags = (k0 > 0 ? kF32GemmAccumulate : 0u) |
@@ -112,8 +113,16 @@ void f32_qgemm(const F32QGemmConfig& config, const F32GemmConfig& gemm_config,
     for (size_t i = 0; i < problem.m * problem.n; ++i) problem.y[i] = 0.0f;
     return;
   }
-  if (problem.m == 1) {
-    gemv(config, problem, pool);
+  if (problem.m == 1 || gemm_config.nr > kF32QGemmMaxNr) {
+    // One row, or a gemm variant whose panels are wider than the driver
+    // unpacks: the GEMV, row by row.
+    F32QGemmProblem row = problem;
+    row.m = 1;
+    for (size_t i = 0; i < problem.m; ++i) {
+      row.x = problem.x + i * problem.k;
+      row.y = problem.y + i * problem.n;
+      gemv(config, row, pool);
+    }
   } else {
     gemm(config, gemm_config, problem, pool);
   }
