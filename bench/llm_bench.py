@@ -68,18 +68,17 @@ def export(quant: str, model, gguf_path: str, context: int, prefill: int) -> tup
     return path, weights
 
 
-def ember_speed(path: str, threads: int, prompt: list[int], decode: int, rounds: int) -> dict:
-    from ember.llm.runner import Runner
-
-    runner = Runner(path, threads=threads)
-    best = {"prefill": 0.0, "decode": 0.0, "rss": 0}
-    for _ in range(rounds):
-        runner.reset()
-        _, stats = runner.generate_ids(prompt, max_new_tokens=decode + 1, stop_ids=[])
-        best["prefill"] = max(best["prefill"], stats["prefill_tokens_per_s"])
-        best["decode"] = max(best["decode"], stats["decode_tokens_per_s"])
-        best["rss"] = max(best["rss"], stats["peak_rss_bytes"])
-    return best
+def ember_speed(path: str, threads: int, prompt_tokens: int, decode: int, rounds: int) -> dict:
+    """ember_llm_bench (C++, no Python in the process, so its peak RSS is the
+    runtime's): best prefill and decode tokens/s of `rounds`."""
+    tool = os.path.join(ROOT, "build", "py", "ember_llm_bench")
+    result = subprocess.run([tool, path, "--threads", str(threads), "--prompt-tokens",
+                             str(prompt_tokens), "--decode-tokens", str(decode), "--rounds",
+                             str(rounds)], capture_output=True, text=True, timeout=1800,
+                            check=False)
+    if result.returncode != 0:
+        raise RuntimeError(f"ember_llm_bench failed: {result.stderr[-2000:]}")
+    return json.loads(result.stdout.strip().splitlines()[-1])
 
 
 def ember_perplexity(path: str, ids: list[int]) -> float:
@@ -127,6 +126,8 @@ def main() -> int:
     gguf = smollm2_path()
     model = read_gguf(gguf, max_context=args.context)
     g = torch.Generator().manual_seed(0)
+    # Fixed random ids for llama.cpp; ember_llm_bench makes its own of the same
+    # length (speed does not depend on which ids).
     prompt = torch.randint(0, model.config.vocab_size, (args.prompt_tokens,), generator=g).tolist()
     ppl_ids: list[int] = []
     if args.ppl_tokens:
@@ -157,14 +158,15 @@ def main() -> int:
         per_token = bytes_per_token(weights, model.config, position)
         ppl = ember_perplexity(path, ppl_ids) if ppl_ids else None
         for t in threads:
-            speed = ember_speed(path, t, prompt, args.decode_tokens, args.rounds)
+            speed = ember_speed(path, t, args.prompt_tokens, args.decode_tokens, args.rounds)
             rows.append({"engine": "ember", "weights": quant, "threads": t, **speed,
                          "bytes": per_token, "ppl": ppl, "pte": os.path.getsize(path)})
     q4_bytes = bytes_per_token(export("4bit", model, gguf, args.context, args.prompt_tokens)[1],
                                model.config, position)
     for t, result in llama_rows.items():
         rows.append({"engine": "llama.cpp", "weights": "Q4_1 gguf", "threads": t,
-                     "prefill": result["prefill"], "decode": result["decode"], "rss": 0,
+                     "prefill": result["prefill"], "decode": result["decode"],
+                     "rss": result.get("rss", 0),
                      "bytes": q4_bytes, "ppl": result.get("ppl"), "pte": os.path.getsize(gguf)})
 
     header = (f"SmolLM2-135M-Instruct, prompt {args.prompt_tokens} tokens, decode "

@@ -5,6 +5,7 @@ given thread count, and optionally the perplexity of a token sequence."""
 
 import json
 import math
+import resource
 import sys
 import time
 
@@ -41,8 +42,9 @@ def main() -> None:
             row = row - row.max()
             total -= row[ids[i + 1]] - math.log(np.exp(row).sum())
         result["ppl"] = math.exp(total / (len(ids) - 1))
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     print(json.dumps({"prefill": max(result["prefill"]), "decode": max(result["decode"]),
-                      "ppl": result.get("ppl")}))
+                      "ppl": result.get("ppl"), "rss": rss}))
 
 
 if __name__ == "__main__":

@@ -61,7 +61,7 @@ Result<GenerationStats> generate(LlmSession& session, Span<const int32_t> prompt
   stats.prefill_ms = now_ms() - start;
   std::vector<float> scratch(static_cast<size_t>(session.metadata().vocab_size));
   auto is_stop = [&](int32_t id) {
-    return id == session.metadata().eos_id ||
+    return (!config.ignore_eos && id == session.metadata().eos_id) ||
            std::find(config.stop_ids.begin(), config.stop_ids.end(), id) != config.stop_ids.end();
   };
   double first_token_at = 0;

@@ -22,6 +22,8 @@ struct GenerationConfig {
   SamplerConfig sampler;
   // More ids that end generation besides the model's end-of-sequence.
   std::vector<int32_t> stop_ids;
+  // Runs on past end-of-sequence (benchmarks time a fixed number of tokens).
+  bool ignore_eos = false;
 };
 
 struct GenerationStats {
