@@ -13,6 +13,7 @@
 
 #include "backends/cpu/runtime/cpu_backend.h"
 #include "extension/llm/runner/text_runner.h"
+#include "runtime/core/log.h"
 
 namespace {
 
