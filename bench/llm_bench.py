@@ -131,13 +131,16 @@ def main() -> int:
     prompt = torch.randint(0, model.config.vocab_size, (args.prompt_tokens,), generator=g).tolist()
     ppl_ids: list[int] = []
     if args.ppl_tokens:
+        with open(TEXT) as f:
+            text = f.read()
         try:
             from ember.llm.tokenizer import Tokenizer
 
-            with open(TEXT) as f:
-                text = f.read()
-            ppl_ids = [model.bos_id, *Tokenizer(gguf).encode(text)][:args.ppl_tokens]
-        except ImportError:
+            ids = Tokenizer(gguf).encode(text)
+        except ImportError:  # llama.cpp's tokenizer reads the same vocabulary
+            ids = (llama_cpp({"gguf": gguf, "tokenize": text}) or {}).get("ids", [])
+        ppl_ids = [model.bos_id, *ids][:args.ppl_tokens] if ids else []
+        if not ppl_ids:
             print("no tokenizer: no perplexity column", file=sys.stderr)
     load = os.getloadavg()[0]
     bandwidth = read_bandwidth()

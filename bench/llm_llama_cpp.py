@@ -1,7 +1,8 @@
 """llama.cpp's side of bench/llm_bench.py, run with the benchmark-only venv
 (bench/.venv-llama, llama-cpp-python built from its sdist). Reads a JSON
 request on stdin, prints one JSON result: prefill and decode tokens/s at the
-given thread count, and optionally the perplexity of a token sequence."""
+given thread count, and optionally the perplexity of a token sequence; or,
+for {"tokenize": text}, the text's ids."""
 
 import json
 import math
@@ -15,6 +16,11 @@ import numpy as np
 
 def main() -> None:
     request = json.load(sys.stdin)
+    if "tokenize" in request:
+        vocab = llama_cpp.Llama(model_path=request["gguf"], vocab_only=True, verbose=False)
+        ids = vocab.tokenize(request["tokenize"].encode(), add_bos=False, special=False)
+        print(json.dumps({"ids": ids}))
+        return
     threads = request["threads"]
     llm = llama_cpp.Llama(model_path=request["gguf"], n_ctx=request["context"],
                           n_threads=threads, n_threads_batch=threads,

@@ -1,5 +1,6 @@
 // Kernels of the LLM operators (see llm_ops.h): ember::qlinear,
-// ember::qembedding and ember::sdpa_cached.
+// ember::qembedding, ember::sdpa_cached, and the fused ember::rms_norm,
+// ember::rope and ember::swiglu.
 #include "kernels/portable/llm_ops.h"
 
 #include <cmath>
@@ -242,8 +243,88 @@ void sdpa_cached_out(KernelContext& ctx, const Tensor& q, const Tensor& k_cache,
   });
 }
 
+bool check_float(KernelContext& ctx, const char* op, const Tensor& a, Tensor& out) {
+  if (a.scalar_type() != ScalarType::Float || out.scalar_type() != ScalarType::Float ||
+      !a.is_contiguous_dim_order() || a.dim() < 1) {
+    ctx.fail(Error::InvalidArgument, "%s: expects contiguous float32 tensors", op);
+    return false;
+  }
+  return resize_output(ctx, out, a.sizes(), op);
+}
+
+// ember::rms_norm.out(x [..., n], weight [n], eps, *, out): x / rms(x) * weight
+// per row, the sum of squares in double.
+void rms_norm_out(KernelContext& ctx, const Tensor& x, const Tensor& weight, double eps,
+                  Tensor& out) {
+  constexpr const char* kOp = "rms_norm";
+  if (!check_float(ctx, kOp, x, out)) return;
+  const int64_t n = x.size(x.dim() - 1);
+  EMBER_KERNEL_CHECK(ctx, weight.scalar_type() == ScalarType::Float && weight.numel() == n,
+                     "%s: weight must be float32 with %lld elements", kOp,
+                     static_cast<long long>(n));
+  const float* xd = x.const_data_ptr<float>();
+  const float* w = weight.const_data_ptr<float>();
+  float* y = out.mutable_data_ptr<float>();
+  const int64_t rows = n > 0 ? x.numel() / n : 0;
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* xr = xd + r * n;
+    double sum = 0.0;
+    for (int64_t i = 0; i < n; ++i) sum += static_cast<double>(xr[i]) * xr[i];
+    const float scale = 1.0f / std::sqrt(static_cast<float>(sum / static_cast<double>(n)) +
+                                         static_cast<float>(eps));
+    for (int64_t i = 0; i < n; ++i) y[r * n + i] = xr[i] * scale * w[i];
+  }
+}
+
+// ember::rope.out(x [B, H, S, D], cos [S, D], sin [S, D], *, out): x * cos +
+// rotate_half(x) * sin, rotate_half(x) = cat(-x[D/2:], x[:D/2]).
+void rope_out(KernelContext& ctx, const Tensor& x, const Tensor& cos, const Tensor& sin,
+              Tensor& out) {
+  constexpr const char* kOp = "rope";
+  if (!check_float(ctx, kOp, x, out)) return;
+  EMBER_KERNEL_CHECK(ctx, x.dim() == 4 && x.size(3) % 2 == 0, "%s: x must be [B, H, S, D], D even",
+                     kOp);
+  const int64_t s = x.size(2), d = x.size(3), half = d / 2;
+  EMBER_KERNEL_CHECK(ctx, cos.scalar_type() == ScalarType::Float &&
+                              sin.scalar_type() == ScalarType::Float && cos.numel() == s * d &&
+                              sin.numel() == s * d && cos.is_contiguous_dim_order() &&
+                              sin.is_contiguous_dim_order(),
+                     "%s: cos and sin must be contiguous float32 [S, D]", kOp);
+  const float* xd = x.const_data_ptr<float>();
+  const float* c = cos.const_data_ptr<float>();
+  const float* sn = sin.const_data_ptr<float>();
+  float* y = out.mutable_data_ptr<float>();
+  const int64_t rows = x.numel() / d;
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* xr = xd + r * d;
+    const float* cr = c + (r % s) * d;
+    const float* sr = sn + (r % s) * d;
+    float* yr = y + r * d;
+    for (int64_t i = 0; i < half; ++i) {
+      yr[i] = xr[i] * cr[i] - xr[i + half] * sr[i];
+      yr[i + half] = xr[i + half] * cr[i + half] + xr[i] * sr[i + half];
+    }
+  }
+}
+
+// ember::swiglu.out(gate, up, *, out): silu(gate) * up.
+void swiglu_out(KernelContext& ctx, const Tensor& gate, const Tensor& up, Tensor& out) {
+  constexpr const char* kOp = "swiglu";
+  if (!check_float(ctx, kOp, gate, out)) return;
+  EMBER_KERNEL_CHECK(ctx, up.scalar_type() == ScalarType::Float && up.numel() == gate.numel() &&
+                              up.is_contiguous_dim_order(),
+                     "%s: up must be float32 shaped as gate", kOp);
+  const float* g = gate.const_data_ptr<float>();
+  const float* u = up.const_data_ptr<float>();
+  float* y = out.mutable_data_ptr<float>();
+  for (int64_t i = 0; i < gate.numel(); ++i) y[i] = g[i] / (1.0f + std::exp(-g[i])) * u[i];
+}
+
 }  // namespace
 
+EMBER_REGISTER_KERNEL("ember::rms_norm.out", rms_norm_out, kAllTypes);
+EMBER_REGISTER_KERNEL("ember::rope.out", rope_out, kAllTypes);
+EMBER_REGISTER_KERNEL("ember::swiglu.out", swiglu_out, kAllTypes);
 EMBER_REGISTER_KERNEL("ember::qlinear.out", portable::qlinear_out, kAllTypes);
 EMBER_REGISTER_KERNEL("ember::qembedding.out", qembedding_out, kAllTypes);
 EMBER_REGISTER_KERNEL("ember::sdpa_cached.out", sdpa_cached_out, kAllTypes);

@@ -297,3 +297,30 @@ def test_llm_export_cli_writes_program_and_tokenizer(tmp_path):
     assert runner.metadata["max_context"] == 16 and runner.metadata["eos_id"] == 2
     ids, _ = runner.generate_ids([5, 6, 7], max_new_tokens=3, stop_ids=[])
     assert len(ids) <= 3
+
+
+class _Fused(torch.nn.Module):
+    """The fused ops against their core-ATen forms."""
+
+    def __init__(self):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.rand(16) + 0.5, requires_grad=False)
+
+    def forward(self, x, cos, sin):
+        from ember.llm import ops
+
+        return (ops.rms_norm(x, self.weight, 1e-5), ops.rope(x, cos, sin),
+                ops.swiglu(x, x.flip(-1)))
+
+
+def test_fused_ops_match_their_definitions(tmp_pte):
+    torch.manual_seed(8)
+    x, cos, sin = torch.randn(1, 3, 5, 16), torch.randn(5, 16), torch.randn(5, 16)
+    model = _Fused().eval()
+    norm = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-5) * model.weight
+    rotated = torch.cat((-x[..., 8:], x[..., :8]), dim=-1)
+    expected = (norm, x * cos + rotated * sin, torch.nn.functional.silu(x) * x.flip(-1))
+    ember.export(model, (x, cos, sin), backends=()).save(tmp_pte)
+    got = ember.runtime.load(tmp_pte, threads=1).forward(x, cos, sin)
+    for g, e in zip(got, expected):
+        assert_matches_eager(g, e, atol=1e-5)

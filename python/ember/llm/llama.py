@@ -96,12 +96,7 @@ class RMSNorm(nn.Module):
         self.eps = eps
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self.weight
-
-
-def rotate_half(x: torch.Tensor) -> torch.Tensor:
-    half = x.shape[-1] // 2
-    return torch.cat((-x[..., half:], x[..., :half]), dim=-1)
+        return ops.rms_norm(x, self.weight, self.eps)
 
 
 class Attention(nn.Module):
@@ -121,8 +116,7 @@ class Attention(nn.Module):
         q = self.wq(x).view(batch, seq, self.n_heads, self.head_dim).transpose(1, 2)
         k = self.wk(x).view(batch, seq, self.n_kv_heads, self.head_dim).transpose(1, 2)
         v = self.wv(x).view(batch, seq, self.n_kv_heads, self.head_dim).transpose(1, 2)
-        q = q * cos + rotate_half(q) * sin
-        k = k * cos + rotate_half(k) * sin
+        q, k = ops.rope(q, cos, sin), ops.rope(k, cos, sin)
         # The new rows go into the caches in place; attention reads them there.
         torch.ops.aten.index_put_(self.k_cache, [None, None, input_pos], k)
         torch.ops.aten.index_put_(self.v_cache, [None, None, input_pos], v)
@@ -136,7 +130,7 @@ class FeedForward(nn.Module):
         self.gate, self.up, self.down = make_linear(gate), make_linear(up), make_linear(down)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.down(nn.functional.silu(self.gate(x)) * self.up(x))
+        return self.down(ops.swiglu(self.gate(x), self.up(x)))
 
 
 class Block(nn.Module):

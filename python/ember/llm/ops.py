@@ -11,6 +11,10 @@ the exporter's eager runs use) and an out-variant the runtime has kernels for:
   the KV heads (GQA) without copying them. The kernel reads only the cache
   rows up to the largest position, so a step costs what the sequence so far
   costs, not the cache's capacity.
+- `rms_norm(x, weight, eps)`, `rope(x, cos, sin)` (rotate_half convention)
+  and `swiglu(gate, up)` (silu(gate) * up): one kernel each where core ATen
+  takes five to seven small ops, which at one token per call cost more in
+  dispatch than in arithmetic.
 """
 
 from __future__ import annotations
@@ -29,6 +33,13 @@ _lib.define("sdpa_cached(Tensor q, Tensor k_cache, Tensor v_cache, Tensor pos, f
             "-> Tensor")
 _lib.define("sdpa_cached.out(Tensor q, Tensor k_cache, Tensor v_cache, Tensor pos, float scale, "
             "*, Tensor(a!) out) -> Tensor(a!)")
+
+_lib.define("rms_norm(Tensor x, Tensor weight, float eps) -> Tensor")
+_lib.define("rms_norm.out(Tensor x, Tensor weight, float eps, *, Tensor(a!) out) -> Tensor(a!)")
+_lib.define("rope(Tensor x, Tensor cos, Tensor sin) -> Tensor")
+_lib.define("rope.out(Tensor x, Tensor cos, Tensor sin, *, Tensor(a!) out) -> Tensor(a!)")
+_lib.define("swiglu(Tensor gate, Tensor up) -> Tensor")
+_lib.define("swiglu.out(Tensor gate, Tensor up, *, Tensor(a!) out) -> Tensor(a!)")
 
 _FORMAT = {4: quant.Q4_1, 8: quant.Q8_0}
 
@@ -60,6 +71,19 @@ def _sdpa_cached(q: torch.Tensor, k_cache: torch.Tensor, v_cache: torch.Tensor,
     return torch.matmul(torch.softmax(scores, dim=-1), v)
 
 
+def _rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float) -> torch.Tensor:
+    return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * weight
+
+
+def _rope(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
+    half = x.shape[-1] // 2
+    return x * cos + torch.cat((-x[..., half:], x[..., :half]), dim=-1) * sin
+
+
+def _swiglu(gate: torch.Tensor, up: torch.Tensor) -> torch.Tensor:
+    return torch.nn.functional.silu(gate) * up
+
+
 def _out(fn):
     def out_variant(*args, out):
         result = fn(*args)
@@ -69,7 +93,8 @@ def _out(fn):
 
 
 for _name, _fn in (("qlinear", _qlinear), ("qembedding", _qembedding),
-                   ("sdpa_cached", _sdpa_cached)):
+                   ("sdpa_cached", _sdpa_cached), ("rms_norm", _rms_norm), ("rope", _rope),
+                   ("swiglu", _swiglu)):
     _lib.impl(_name, _fn, "CompositeExplicitAutograd")
     _lib.impl(f"{_name}.out", _out(_fn), "CompositeExplicitAutograd")
 
@@ -90,6 +115,24 @@ def _sdpa_cached_fake(q, k_cache, v_cache, pos, scale):
     return q.new_empty(*q.shape[:-1], v_cache.shape[-1])
 
 
+@torch.library.register_fake("ember::rms_norm")
+def _rms_norm_fake(x, weight, eps):
+    return torch.empty_like(x)
+
+
+@torch.library.register_fake("ember::rope")
+def _rope_fake(x, cos, sin):
+    return torch.empty_like(x)
+
+
+@torch.library.register_fake("ember::swiglu")
+def _swiglu_fake(gate, up):
+    return torch.empty_like(gate)
+
+
 qlinear = torch.ops.ember.qlinear.default
 qembedding = torch.ops.ember.qembedding.default
 sdpa_cached = torch.ops.ember.sdpa_cached.default
+rms_norm = torch.ops.ember.rms_norm.default
+rope = torch.ops.ember.rope.default
+swiglu = torch.ops.ember.swiglu.default
