@@ -14,6 +14,12 @@ import llama_cpp
 import numpy as np
 
 
+def last_logits(llm: "llama_cpp.Llama") -> np.ndarray:
+    """The logits after the last token evaluated (llama-cpp-python keeps them
+    in its own scores only with logits_all)."""
+    return np.ctypeslib.as_array(llm._ctx.get_logits(), shape=(llm.n_vocab(),))
+
+
 def main() -> None:
     request = json.load(sys.stdin)
     if "tokenize" in request:
@@ -32,11 +38,11 @@ def main() -> None:
         start = time.perf_counter()
         llm.eval(request["prompt"])
         result["prefill"].append(len(request["prompt"]) / (time.perf_counter() - start))
-        token = int(np.argmax(llm.scores[llm.n_tokens - 1]))
+        token = int(np.argmax(last_logits(llm)))
         start = time.perf_counter()
         for _ in range(request["decode"]):
             llm.eval([token])
-            token = int(np.argmax(llm.scores[llm.n_tokens - 1]))
+            token = int(np.argmax(last_logits(llm)))
         result["decode"].append(request["decode"] / (time.perf_counter() - start))
     if request.get("ppl"):
         ids = request["ppl"]

@@ -1,8 +1,8 @@
 // AVX2 + FMA (+ F16C for the block scales) microkernels of the quantized
-// GEMM. A Q4_1 block's 16 code bytes give its 32 weights as two nibble
-// vectors (low: weights 0-15, high: 16-31), widened to 4 x 8 floats; the
-// GEMV multiplies each into x for four output rows at once, so one load of
-// x serves four weight rows and four independent FMA chains hide latency.
+// GEMM. A Q4_1 block's 16 code bytes give its 32 weights as 4 x 8 floats
+// (low nibbles of bytes 0-7 and 8-15: weights 0-15; high nibbles: 16-31);
+// the GEMV multiplies each into x for four output rows at once, so one load
+// of x serves four weight rows and four independent FMA chains hide latency.
 #include <immintrin.h>
 
 #include "kernels/optimized/cpu_features.h"
@@ -14,26 +14,30 @@ namespace {
 
 using avx2::hsum;
 
-float fp16(const uint8_t* p) {
-  uint16_t bits;
-  __builtin_memcpy(&bits, p, 2);
-  return _cvtsh_ss(bits);
-}
-
 // The 32 codes of a Q4_1 block as 4 x 8 floats (weights 0-7, 8-15, 16-23, 24-31).
 struct Codes {
   __m256 q0, q1, q2, q3;
 };
 
 Codes q4_codes(const uint8_t* qs) {
-  const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(qs));
-  const __m128i mask = _mm_set1_epi8(0x0F);
-  const __m128i lo = _mm_and_si128(bytes, mask);
-  const __m128i hi = _mm_and_si128(_mm_srli_epi16(bytes, 4), mask);
-  return {_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(lo)),
-          _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_srli_si128(lo, 8))),
-          _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(hi)),
-          _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_srli_si128(hi, 8)))};
+  // Bytes 0-7 and 8-15 widened to 32-bit lanes straight from memory: the low
+  // nibble is an AND away, the high one a shift (no byte shuffles, which
+  // would compete for the one shuffle port with the widening).
+  const __m256i a = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(qs)));
+  const __m256i c =
+      _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(qs + 8)));
+  const __m256i mask = _mm256_set1_epi32(0x0F);
+  return {_mm256_cvtepi32_ps(_mm256_and_si256(a, mask)),
+          _mm256_cvtepi32_ps(_mm256_and_si256(c, mask)),
+          _mm256_cvtepi32_ps(_mm256_srli_epi32(a, 4)),
+          _mm256_cvtepi32_ps(_mm256_srli_epi32(c, 4))};
+}
+
+// The block's fp16 scale (lane 0) and, for Q4_1, minimum (lane 1) as floats.
+__m128 scales(const uint8_t* block) {
+  int32_t bits;
+  __builtin_memcpy(&bits, block, 4);
+  return _mm_cvtph_ps(_mm_cvtsi32_si128(bits));
 }
 
 Codes q8_codes(const uint8_t* qs) {
@@ -58,21 +62,23 @@ void gemv(size_t nb, const float* x, const float* xsum, const uint8_t* w, size_t
   constexpr size_t kCodes = kQ4 ? 4 : 2;
   const uint8_t* row[4];
   for (size_t r = 0; r < 4; ++r) row[r] = w + (r < rows ? r : 0) * w_row_bytes;
-  __m256 acc[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(),
-                   _mm256_setzero_ps()};
-  float mins[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  __m256 acc[4], mins[4];
+  for (size_t r = 0; r < 4; ++r) acc[r] = mins[r] = _mm256_setzero_ps();
   for (size_t b = 0; b < nb; ++b) {
     const float* xb = x + b * 32;
     const __m256 x0 = _mm256_loadu_ps(xb), x1 = _mm256_loadu_ps(xb + 8);
     const __m256 x2 = _mm256_loadu_ps(xb + 16), x3 = _mm256_loadu_ps(xb + 24);
+    const __m256 sum = kQ4 ? _mm256_set1_ps(xsum[b]) : _mm256_setzero_ps();
     for (size_t r = 0; r < 4; ++r) {
       const uint8_t* block = row[r] + b * kBlock;
       const Codes c = kQ4 ? q4_codes(block + kCodes) : q8_codes(block + kCodes);
-      acc[r] = _mm256_fmadd_ps(dot(c, x0, x1, x2, x3), _mm256_set1_ps(fp16(block)), acc[r]);
-      if (kQ4) mins[r] += fp16(block + 2) * xsum[b];
+      const __m128 dm = scales(block);
+      acc[r] = _mm256_fmadd_ps(dot(c, x0, x1, x2, x3), _mm256_broadcastss_ps(dm), acc[r]);
+      // Q4_1's m * sum(x), in every lane (lane 0 is read).
+      if (kQ4) mins[r] = _mm256_fmadd_ps(_mm256_broadcastss_ps(_mm_movehdup_ps(dm)), sum, mins[r]);
     }
   }
-  for (size_t r = 0; r < rows; ++r) y[r] = hsum(acc[r]) + mins[r];
+  for (size_t r = 0; r < rows; ++r) y[r] = hsum(acc[r]) + _mm256_cvtss_f32(mins[r]);
 }
 
 template <bool kQ4>
@@ -90,8 +96,9 @@ void unpack(size_t nb, const uint8_t* w, size_t w_row_bytes, size_t rows, size_t
       }
       const uint8_t* block = row + b * kBlock;
       const Codes c = kQ4 ? q4_codes(block + 4) : q8_codes(block + 2);
-      const __m256 d = _mm256_set1_ps(fp16(block));
-      const __m256 m = kQ4 ? _mm256_set1_ps(fp16(block + 2)) : _mm256_setzero_ps();
+      const __m128 dm = scales(block);
+      const __m256 d = _mm256_broadcastss_ps(dm);
+      const __m256 m = kQ4 ? _mm256_broadcastss_ps(_mm_movehdup_ps(dm)) : _mm256_setzero_ps();
       _mm256_store_ps(values, _mm256_fmadd_ps(c.q0, d, m));
       _mm256_store_ps(values + 8, _mm256_fmadd_ps(c.q1, d, m));
       _mm256_store_ps(values + 16, _mm256_fmadd_ps(c.q2, d, m));
