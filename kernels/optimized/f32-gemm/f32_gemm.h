@@ -41,6 +41,11 @@ struct F32GemmEpilogue {
   ptrdiff_t self_col_stride;
   float clamp_min = -__builtin_inff();
   float clamp_max = __builtin_inff();
+  // Lines [prefetch, prefetch_end) the microkernel may bring into L2 as it
+  // goes, one per k step (the driver hands each call a slice of the weights
+  // it reads next); variants may ignore them.
+  const char* prefetch = nullptr;
+  const char* prefetch_end = nullptr;
 };
 
 // One micro-tile: S[i][j] = sum over p < kc of a[i * a_stride + p] * w[p * NR + j]
