@@ -176,6 +176,13 @@ std::vector<const Config*> supported(size_t count, const Config& (*variant)(size
   return out;
 }
 
+template <typename Config>
+std::vector<const char*> names_of(const std::vector<const Config*>& variants) {
+  std::vector<const char*> names;
+  for (const Config* v : variants) names.push_back(v->name);
+  return names;
+}
+
 // --- the baselines: what backends/cpu/runtime/ops/elementwise_ops.cpp ran
 // before these families, one std:: call per element ---
 
@@ -229,8 +236,7 @@ static_assert(sizeof(kStdUnary) / sizeof(kStdUnary[0]) == opt::kF32UnaryOpCount,
 void bench_unary(const std::vector<size_t>& sizes, const std::string& only) {
   const auto variants = supported(opt::f32_vunary_num_variants(), opt::f32_vunary_variant,
                                   opt::f32_vunary_variant_supported);
-  std::vector<const char*> names;
-  for (const auto* v : variants) names.push_back(v->name);
+  const std::vector<const char*> names = names_of(variants);
   std::printf("\n== f32-vunary: y = clamp(f(x)), 8 bytes per element ==");
   print_header(names);
   for (size_t o = 0; o < opt::kF32UnaryOpCount; ++o) {
@@ -255,8 +261,7 @@ void bench_unary(const std::vector<size_t>& sizes, const std::string& only) {
 void bench_binary(const std::vector<size_t>& sizes, const std::string& only) {
   const auto variants = supported(opt::f32_vbinary_num_variants(), opt::f32_vbinary_variant,
                                   opt::f32_vbinary_variant_supported);
-  std::vector<const char*> names;
-  for (const auto* v : variants) names.push_back(v->name);
+  const std::vector<const char*> names = names_of(variants);
   std::printf("\n== f32-vbinary: add; per-channel NHWC through the broadcast plan ==");
   print_header(names);
   const opt::F32VBinaryParams p{-INFINITY, INFINITY};
@@ -309,8 +314,7 @@ void bench_softmax(const std::string& only) {
   if (!only.empty() && std::string("softmax").find(only) == std::string::npos) return;
   const auto variants = supported(opt::f32_softmax_num_variants(), opt::f32_softmax_variant,
                                   opt::f32_softmax_variant_supported);
-  std::vector<const char*> names;
-  for (const auto* v : variants) names.push_back(v->name);
+  const std::vector<const char*> names = names_of(variants);
   std::printf("\n== f32-softmax: rows x n; the baseline is the portable algorithm in float ==");
   print_header(names);
   struct Shape {
@@ -382,8 +386,7 @@ void bench_layernorm(const std::string& only) {
   if (!only.empty() && std::string("layernorm rmsnorm").find(only) == std::string::npos) return;
   const auto variants = supported(opt::f32_layernorm_num_variants(), opt::f32_layernorm_variant,
                                   opt::f32_layernorm_variant_supported);
-  std::vector<const char*> names;
-  for (const auto* v : variants) names.push_back(v->name);
+  const std::vector<const char*> names = names_of(variants);
   std::printf("\n== f32-layernorm: rows x n, weight (bias); baseline: portable (double sums) ==");
   print_header(names);
   struct Shape {
@@ -434,8 +437,7 @@ void bench_reduce(const std::string& only) {
   if (!only.empty() && std::string("reduce sum mean max").find(only) == std::string::npos) return;
   const auto variants = supported(opt::f32_reduce_num_variants(), opt::f32_reduce_variant,
                                   opt::f32_reduce_variant_supported);
-  std::vector<const char*> names;
-  for (const auto* v : variants) names.push_back(v->name);
+  const std::vector<const char*> names = names_of(variants);
   std::printf("\n== f32-reduce: [outer, size, inner] -> [outer, inner], 4 bytes per element ==");
   print_header(names);
   struct Shape {
@@ -495,8 +497,7 @@ void bench_dwconv(const std::string& only) {
   if (!only.empty() && std::string("dwconv depthwise").find(only) == std::string::npos) return;
   const auto variants = supported(opt::f32_dwconv_num_variants(), opt::f32_dwconv_variant,
                                   opt::f32_dwconv_variant_supported);
-  std::vector<const char*> names;
-  for (const auto* v : variants) names.push_back(v->name);
+  const std::vector<const char*> names = names_of(variants);
   std::printf("\n== f32-dwconv: MobileNetV2's depthwise 3x3 layers, EfficientNet-B0's 5x5 "
               "and ConvNeXt-T's 7x7 (looped taps), NHWC, one thread ==");
   print_layer_header("layer (input HxWxC, window, stride)", names);
@@ -545,8 +546,7 @@ void bench_winograd(const std::string& only) {
   if (!only.empty() && std::string("winograd").find(only) == std::string::npos) return;
   const auto variants = supported(opt::f32_winograd_num_variants(), opt::f32_winograd_variant,
                                   opt::f32_winograd_variant_supported);
-  std::vector<const char*> names;
-  for (const auto* v : variants) names.push_back(v->name);
+  const std::vector<const char*> names = names_of(variants);
   const opt::F32GemmConfig& gemm = opt::f32_gemm_config();
   std::printf("\n== f32-winograd: ResNet's 3x3 stride-1 layers, NHWC, one thread; the "
               "transforms alone, then the whole convolution on the %s GEMM ==",
@@ -597,8 +597,7 @@ void bench_attention(const std::string& only) {
   if (!only.empty() && std::string("attention").find(only) == std::string::npos) return;
   const auto variants = supported(opt::f32_attention_num_variants(), opt::f32_attention_variant,
                                   opt::f32_attention_variant_supported);
-  std::vector<const char*> names;
-  for (const auto* v : variants) names.push_back(v->name);
+  const std::vector<const char*> names = names_of(variants);
   const opt::F32GemmConfig& gemm = opt::f32_gemm_config();
   std::printf("\n== f32-attention: heads x L x d, one thread, products on the %s GEMM; the "
               "variants differ in the softmax rows and the K^T pack ==",
