@@ -146,6 +146,9 @@ void f32_dwconv(const F32DwconvConfig& config, const F32DwconvShape& s,
       ukernel(taps, s.channels, s.out_w, indirection + row * row_pointers, step,
               reinterpret_cast<uintptr_t>(input), zero, packed, output + row * row_floats,
               s.channels, &params);
+      if (params.activation.fn != nullptr) {
+        params.activation.fn(row_floats, output + row * row_floats, params.activation.params);
+      }
     }
   });
 }

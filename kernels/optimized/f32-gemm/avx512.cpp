@@ -75,7 +75,13 @@ __attribute__((always_inline)) inline void store_vec(const VecEpilogue& e, __m51
   // max(low, v) and min(high, v) return v, the second operand, when it is
   // NaN: NaN passes through as torch.clamp lets it.
   if (e.clamp) v = _mm512_min_ps(e.high, _mm512_max_ps(e.low, v));
-  _mm512_mask_storeu_ps(c, mask, v);
+  // A whole vector unmasked: a 64-byte aligned full-line store can then skip
+  // reading the line first, which a masked store always does.
+  if (mask == 0xFFFF) {
+    _mm512_storeu_ps(c, v);
+  } else {
+    _mm512_mask_storeu_ps(c, mask, v);
+  }
 }
 
 // Writes an MR x 32 tile of sums (nr columns of it; acc1 unread when nr <=
@@ -134,6 +140,21 @@ void tile(size_t nr, size_t kc, const float* a, size_t a_stride, const float* w,
         acc0[i] = _mm512_fmadd_ps(_mm512_set1_ps(a_rows[i][k]), b0, acc0[i]);
         acc1[i] = _mm512_fmadd_ps(_mm512_set1_ps(a_rows[i][k + 1]), b1, acc1[i]);
       }
+    }
+  }
+  // The slice of the next weights to fetch: one line per k step while it lasts.
+  const char* pf = epilogue->prefetch;
+  const char* const pf_end = epilogue->prefetch_end;
+  for (; pf < pf_end && k < kc; ++k, pf += 64) {
+    _mm_prefetch(pf, _MM_HINT_T1);
+    const __m512 b0 = _mm512_loadu_ps(w);
+    const __m512 b1 = NV == 2 ? _mm512_loadu_ps(w + 16) : b0;
+    w += kNr;
+#pragma GCC unroll 12
+    for (size_t i = 0; i < MR; ++i) {
+      const __m512 av = _mm512_set1_ps(a_rows[i][k]);
+      acc0[i] = _mm512_fmadd_ps(av, b0, acc0[i]);
+      if (NV == 2) acc1[i] = _mm512_fmadd_ps(av, b1, acc1[i]);
     }
   }
 #pragma GCC unroll 2
@@ -205,6 +226,8 @@ void itile(size_t nr, size_t kc, size_t ks, const float* const* a, size_t mr_str
     acc0[i] = _mm512_setzero_ps();
     acc1[i] = _mm512_setzero_ps();
   }
+  const char* pf = epilogue->prefetch;
+  const char* const pf_end = epilogue->prefetch_end;
   for (size_t p = 0; p < ks; ++p) {
     const float* a_rows[MR];
 #pragma GCC unroll 12
@@ -215,8 +238,22 @@ void itile(size_t nr, size_t kc, size_t ks, const float* const* a, size_t mr_str
                               : zero;
     }
     a += mr_stride;
+    size_t k = 0;
+    // The slice of the next weights (see tile): one line per k step.
+    for (; pf < pf_end && k < kc; ++k, pf += 64) {
+      _mm_prefetch(pf, _MM_HINT_T1);
+      const __m512 b0 = _mm512_loadu_ps(w);
+      const __m512 b1 = NV == 2 ? _mm512_loadu_ps(w + 16) : b0;
+      w += kNr;
+#pragma GCC unroll 12
+      for (size_t i = 0; i < MR; ++i) {
+        const __m512 av = _mm512_set1_ps(a_rows[i][k]);
+        acc0[i] = _mm512_fmadd_ps(av, b0, acc0[i]);
+        if (NV == 2) acc1[i] = _mm512_fmadd_ps(av, b1, acc1[i]);
+      }
+    }
 #pragma GCC unroll 2
-    for (size_t k = 0; k < kc; ++k) {
+    for (; k < kc; ++k) {
       const __m512 b0 = _mm512_loadu_ps(w);
       const __m512 b1 = NV == 2 ? _mm512_loadu_ps(w + 16) : b0;
       w += kNr;

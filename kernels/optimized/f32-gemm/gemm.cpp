@@ -69,6 +69,31 @@ size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 size_t round_up(size_t a, size_t b) { return ceil_div(a, b) * b; }
 size_t min_of(size_t a, size_t b) { return a < b ? a : b; }
 
+// Brings the packed weights a task reads next into L2 while it computes on the
+// current ones, a few lines per microkernel call: a layer's weights come from
+// DRAM, and in a small-M problem (the 7x7 layers of a ResNet) the first row
+// tile over a block would otherwise wait on every line of it, the hardware
+// prefetcher fetching only as fast as that tile consumes.
+struct WeightPrefetch {
+  const char* next = nullptr;
+  const char* end = nullptr;
+  size_t bytes_per_step = 0;
+
+  // [begin, begin + floats) spread over `steps` microkernel calls.
+  void start(const float* begin, size_t floats, size_t steps) {
+    next = reinterpret_cast<const char*>(begin);
+    end = next + floats * sizeof(float);
+    const size_t lines = (floats * sizeof(float) + 63) / 64;
+    bytes_per_step = (steps > 0 ? (lines + steps - 1) / steps : lines) * 64;
+  }
+  // The next call's slice, in its epilogue (the microkernel issues it).
+  void slice(F32GemmEpilogue* ep) {
+    ep->prefetch = next;
+    next = static_cast<size_t>(end - next) > bytes_per_step ? next + bytes_per_step : end;
+    ep->prefetch_end = next;
+  }
+};
+
 // How a problem is cut up; the same for every task.
 struct Plan {
   size_t kc = 0;        // K block (balanced: blocks differ by at most one)
@@ -88,7 +113,8 @@ struct Plan {
 
 // Rows [begin, end) of one (batch, N block): all of its K blocks.
 void run_block(const F32GemmConfig& cfg, const F32GemmProblem& p, const Plan& plan, size_t bi,
-               size_t jb, size_t row_begin, size_t row_end, float* pack, float* a_pack) {
+               size_t jb, size_t row_begin, size_t row_end, float* pack, float* a_pack,
+               const float* prefetch, size_t prefetch_floats) {
   const size_t mr = cfg.mr;
   const size_t nr = cfg.nr;
   const size_t j0 = jb * plan.nc;
@@ -138,6 +164,8 @@ void run_block(const F32GemmConfig& cfg, const F32GemmProblem& p, const Plan& pl
     // 8x6 + 1, about 6% less time).
     const size_t rows = row_end - row_begin;
     const size_t tiles = ceil_div(rows, mr);
+    WeightPrefetch ahead;
+    if (prefetch != nullptr && kb + 1 == plan.k_blocks) ahead.start(prefetch, prefetch_floats, tiles * panels);
     for (size_t t = 0; t < tiles; ++t) {
       const size_t i = row_begin + t * rows / tiles;
       const size_t mr_cur = row_begin + (t + 1) * rows / tiles - i;
@@ -167,7 +195,13 @@ void run_block(const F32GemmConfig& cfg, const F32GemmProblem& p, const Plan& pl
           ep.self = self + static_cast<ptrdiff_t>(i) * p.self_row_stride +
                     static_cast<ptrdiff_t>(j) * p.self_col_stride;
         }
+        ahead.slice(&ep);
         cfg.ukernel(mr_cur, nr_cur, kc, a_tile, a_stride, w, c_row + j, p.ldc, flags, &ep);
+      }
+      if (p.activation.fn != nullptr && (flags & kF32GemmFinal) != 0) {
+        for (size_t r = 0; r < mr_cur; ++r) {
+          p.activation.fn(n_cur, c_row + r * p.ldc + j0, p.activation.params);
+        }
       }
     }
   }
@@ -195,7 +229,25 @@ void run_tiles(const F32GemmConfig& cfg, const F32GemmProblem& p, const Plan& pl
     const size_t rt1 = mc1 * plan.m_tiles / plan.m_chunks;
     const size_t row_begin = rt0 * cfg.mr;
     const size_t row_end = min_of(rt1 * cfg.mr, p.m);
-    if (row_begin < row_end) run_block(cfg, p, plan, bi, jb, row_begin, row_end, pack, a_pack);
+    // Packed weights in one K block: the task's next (batch, N block), when
+    // it moves on to one, lies right after this one's panels.
+    const float* prefetch = nullptr;
+    size_t prefetch_floats = 0;
+    if (plan.prepacked != nullptr && plan.k_blocks == 1 && t < end) {
+      const size_t next_bi = t / per_batch;
+      const size_t next_jb = (t % per_batch) / plan.m_chunks;
+      if (next_bi == bi && next_jb != jb) {
+        const size_t next_j0 = next_jb * plan.nc;
+        prefetch = plan.prepacked + bi * plan.prepacked_batch_stride +
+                   (next_j0 / cfg.nr) * plan.prepacked_panel_stride;
+        prefetch_floats = ceil_div(min_of(plan.nc, p.n - next_j0), cfg.nr) *
+                          plan.prepacked_panel_stride;
+      }
+    }
+    if (row_begin < row_end) {
+      run_block(cfg, p, plan, bi, jb, row_begin, row_end, pack, a_pack, prefetch,
+                prefetch_floats);
+    }
   }
 }
 
@@ -216,6 +268,7 @@ void run_empty_k(const F32GemmProblem& p) {
         if (e.self != nullptr) e.self += static_cast<ptrdiff_t>(j) * p.self_col_stride;
         f32_gemm_store_tile(1, 1, zero_row, 1, c + j, 1, kF32GemmFinal, &e);
       }
+      if (p.activation.fn != nullptr) p.activation.fn(p.n, c, p.activation.params);
     }
   }
 }
@@ -247,10 +300,14 @@ void run_gemv(const F32GemmConfig& cfg, const F32GemmProblem& p, KernelContext* 
       for (size_t i = 0; i < p.m; i += kF32GemvMaxRows) {
         F32GemmEpilogue row_ep = ep;
         if (p.beta != 0.0f) row_ep.self += static_cast<ptrdiff_t>(i) * p.self_row_stride;
-        cfg.gemv(min_of(kF32GemvMaxRows, p.m - i), min_of(width, p.n - j0), p.k,
-                 p.a + bi * p.a_batch_stride + i * p.lda, p.lda,
-                 p.b + bi * p.b_batch_stride + j0, p.ldb,
-                 p.c + bi * p.c_batch_stride + i * p.ldc + j0, p.ldc, &row_ep);
+        const size_t rows = min_of(kF32GemvMaxRows, p.m - i);
+        const size_t cols = min_of(width, p.n - j0);
+        float* c = p.c + bi * p.c_batch_stride + i * p.ldc + j0;
+        cfg.gemv(rows, cols, p.k, p.a + bi * p.a_batch_stride + i * p.lda, p.lda,
+                 p.b + bi * p.b_batch_stride + j0, p.ldb, c, p.ldc, &row_ep);
+        if (p.activation.fn != nullptr) {
+          for (size_t r = 0; r < rows; ++r) p.activation.fn(cols, c + r * p.ldc, p.activation.params);
+        }
       }
     }
   };
@@ -439,6 +496,13 @@ void f32_igemm(const F32GemmConfig& cfg, const F32IgemmProblem& p, KernelContext
       const size_t q1 = min_of(panels, q0 + per_block);
       const size_t rt0 = mc * m_tiles / m_chunks;
       const size_t rt1 = (mc + 1) * m_tiles / m_chunks;
+      // The next task's panels, when it moves on to other ones (see
+      // WeightPrefetch): they follow this task's in the packed weights.
+      WeightPrefetch ahead;
+      if (t + 1 < end && (t + 1) / m_chunks != nb && q1 < panels) {
+        ahead.start(p.packed_b + q1 * k * nr, min_of(per_block, panels - q1) * k * nr,
+                    (rt1 - rt0) * (q1 - q0));
+      }
       for (size_t rt = rt0; rt < rt1; ++rt) {
         const size_t i = rt * mr;
         const size_t mr_cur = min_of(mr, p.m - i);
@@ -447,8 +511,16 @@ void f32_igemm(const F32GemmConfig& cfg, const F32IgemmProblem& p, KernelContext
           const size_t j = q * nr;
           F32GemmEpilogue e = ep;
           if (p.bias != nullptr) e.self = p.bias + j;
+          ahead.slice(&e);
           cfg.igemm(mr_cur, min_of(nr, p.n - j), p.kc, p.ks, a, mr, p.a_offset, p.zero,
                     p.packed_b + q * k * nr, p.c + i * p.ldc + j, p.ldc, &e);
+        }
+        if (p.activation.fn != nullptr && q0 < q1) {
+          const size_t j0 = q0 * nr;
+          const size_t cols = min_of(q1 * nr, p.n) - j0;
+          for (size_t r = 0; r < mr_cur; ++r) {
+            p.activation.fn(cols, p.c + (i + r) * p.ldc + j0, p.activation.params);
+          }
         }
       }
     }

@@ -89,11 +89,67 @@ void vmax_acc(size_t n, const float* x, float* acc) {
   });
 }
 
+// Columns in chunks of 64 (4 zmm registers, two sets for alternate rows so
+// that two operations are in flight per register, the second set starting
+// from f's identity), the chunk's last vector masked: avx2.cpp's
+// column_accumulate twice as wide.
+template <typename F>
+inline void column_accumulate(size_t rows, size_t n, const float* x, size_t stride, float* acc,
+                              float identity, F f) {
+  for (size_t j = 0; j < n; j += 64) {
+    const size_t w = n - j < 64 ? n - j : 64;
+    const size_t vecs = (w + 15) / 16;
+    const __mmask16 last = tail_mask(w - (vecs - 1) * 16);
+    auto mask_of = [&](size_t v) { return v + 1 < vecs ? static_cast<__mmask16>(0xFFFF) : last; };
+    __m512 a[4], b[4];
+#pragma GCC unroll 4
+    for (size_t v = 0; v < 4; ++v) {
+      if (v >= vecs) break;
+      a[v] = _mm512_maskz_loadu_ps(mask_of(v), acc + j + 16 * v);
+      b[v] = splat(identity);
+    }
+    const float* xr = x + j;
+    size_t r = 0;
+    if (w == 64) {
+      for (; r + 2 <= rows; r += 2, xr += 2 * stride) {
+#pragma GCC unroll 4
+        for (size_t v = 0; v < 4; ++v) {
+          a[v] = f(_mm512_loadu_ps(xr + 16 * v), a[v]);
+          b[v] = f(_mm512_loadu_ps(xr + stride + 16 * v), b[v]);
+        }
+      }
+    }
+    for (; r < rows; ++r, xr += stride) {
+#pragma GCC unroll 4
+      for (size_t v = 0; v < 4; ++v) {
+        if (v >= vecs) break;
+        a[v] = f(_mm512_maskz_loadu_ps(mask_of(v), xr + 16 * v), a[v]);
+      }
+    }
+#pragma GCC unroll 4
+    for (size_t v = 0; v < 4; ++v) {
+      if (v >= vecs) break;
+      _mm512_mask_storeu_ps(acc + j + 16 * v, mask_of(v), f(b[v], a[v]));
+    }
+  }
+}
+
+void cadd_acc(size_t rows, size_t n, const float* x, size_t stride, float* acc) {
+  column_accumulate(rows, n, x, stride, acc, 0.0f,
+                    [](__m512 v, __m512 a) { return _mm512_add_ps(a, v); });
+}
+
+void cmax_acc(size_t rows, size_t n, const float* x, size_t stride, float* acc) {
+  column_accumulate(rows, n, x, stride, acc, -INFINITY, [](__m512 v, __m512 a) {
+    return _mm512_mask_mov_ps(_mm512_max_ps(v, a), is_nan(v), v);
+  });
+}
+
 }  // namespace
 
 extern const F32ReduceConfig kF32ReduceAvx512Config = {
     "avx512", kCpuAvx512 | kCpuOsZmm | kCpuAvx2 | kCpuFma | kCpuOsYmm, rsum, rmax, vadd_acc,
-    vmax_acc,
+    vmax_acc, cadd_acc, cmax_acc,
 };
 
 }  // namespace ember::kernels::optimized

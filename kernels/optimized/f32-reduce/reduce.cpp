@@ -72,6 +72,7 @@ void f32_reduce(const F32ReduceConfig& cfg, F32ReduceOp op, size_t size, size_t 
     return;
   }
   const F32VAccUkernelFn acc = op == F32ReduceOp::Max ? cfg.vmax_acc : cfg.vadd_acc;
+  const F32CAccUkernelFn cacc = op == F32ReduceOp::Max ? cfg.cmax_acc : cfg.cadd_acc;
   size_t i = begin;
   while (i < end) {
     const size_t o = i / inner;
@@ -83,7 +84,11 @@ void f32_reduce(const F32ReduceConfig& cfg, F32ReduceOp op, size_t size, size_t 
     float* yo = y + i;
     // Row 0 initialises the accumulators in y; the others fold in.
     for (size_t t = 0; t < w; ++t) yo[t] = xo[t];
-    for (size_t k = 1; k < size; ++k) acc(w, xo + k * inner, yo);
+    if (cacc != nullptr) {
+      cacc(size - 1, w, xo + inner, inner, yo);
+    } else {
+      for (size_t k = 1; k < size; ++k) acc(w, xo + k * inner, yo);
+    }
     if (scale != 1.0f) {
       for (size_t t = 0; t < w; ++t) yo[t] *= scale;
     }

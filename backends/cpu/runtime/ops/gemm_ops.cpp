@@ -13,6 +13,7 @@
 #include <cstring>
 #include <new>
 
+#include "backends/cpu/runtime/ops/activation.h"
 #include "backends/cpu/runtime/ops/op_util.h"
 #include "kernels/optimized/f32-dwconv/f32_dwconv.h"
 #include "kernels/optimized/f32-gemm/f32_gemm.h"
@@ -67,7 +68,7 @@ class LinearOp final : public CpuOp {
   float* packed = nullptr;  // W packed for `config` at init
   const F32GemmConfig* config = nullptr;
   size_t m, k, n;
-  float low, high;
+  OutputActivation act;
 
   ~LinearOp() override { delete_floats(packed); }
   size_t owned_bytes() const override {
@@ -90,8 +91,9 @@ class LinearOp final : public CpuOp {
       p.self_row_stride = 0;
       p.self_col_stride = 1;
     }
-    p.clamp_min = low;
-    p.clamp_max = high;
+    p.clamp_min = act.low;
+    p.clamp_max = act.high;
+    p.activation = act.row();
     f32_gemm(*config, p, state.kernel_context);
   }
 };
@@ -117,7 +119,7 @@ class ConvOp final : public CpuOp {
   uint32_t x, out;
   ConvShape s;
   Path path;
-  float low, high;
+  OutputActivation act;
   const float* bias = nullptr;  // in the blob
   float* packed = nullptr;      // weights for the path's kernel
   size_t packed_floats = 0;
@@ -164,8 +166,9 @@ class ConvOp final : public CpuOp {
           p.self_row_stride = 0;
           p.self_col_stride = 1;
         }
-        p.clamp_min = low;
-        p.clamp_max = high;
+        p.clamp_min = act.low;
+        p.clamp_max = act.high;
+        p.activation = act.row();
         f32_gemm(*gemm, p, state.kernel_context);
         break;
       }
@@ -187,8 +190,9 @@ class ConvOp final : public CpuOp {
           p.bias = bias != nullptr ? bias + g * og : nullptr;
           p.c = o + g * og;
           p.ldc = static_cast<size_t>(s.out_c);
-          p.clamp_min = low;
-          p.clamp_max = high;
+          p.clamp_min = act.low;
+          p.clamp_max = act.high;
+          p.activation = act.row();
           f32_igemm(*gemm, p, state.kernel_context);
         }
         break;
@@ -219,21 +223,23 @@ class ConvOp final : public CpuOp {
               p.self = bias + g * og;
               p.self_col_stride = 1;
             }
-            p.clamp_min = low;
-            p.clamp_max = high;
+            p.clamp_min = act.low;
+            p.clamp_max = act.high;
+            p.activation = act.row();
             f32_gemm(*gemm, p, state.kernel_context);
           }
         }
         break;
       }
       case Path::Winograd:
-        f32_winograd_conv(*winograd, *gemm, wino_shape, in, packed, bias, low, high, o,
-                          static_cast<float*>(state.op_temp), state.pool);
+        f32_winograd_conv(*winograd, *gemm, wino_shape, in, packed, bias, act.low, act.high, o,
+                          static_cast<float*>(state.op_temp), state.pool, act.row());
         break;
       case Path::Depthwise: {
         F32DwconvParams params;
-        params.min = low;
-        params.max = high;
+        params.min = act.low;
+        params.max = act.high;
+        params.activation = act.row();
         f32_dwconv(*dw, dw_shape, indirection, zero, packed, in, o, params, state.pool);
         break;
       }
@@ -412,7 +418,10 @@ Result<CpuOp*> make_linear(const BuildContext& ctx, const cpu_fb::Op* op) {
   made->k = static_cast<size_t>(w.sizes[0]);
   made->n = static_cast<size_t>(w.sizes[1]);
   made->m = made->k > 0 ? x.numel / made->k : 0;
-  BuildContext::clamp_bounds(op, &made->low, &made->high);
+  if (!made->act.read(op)) {
+    delete made;
+    return Error::InvalidProgram;
+  }
   made->config = &f32_gemm_config();
   made->packed = new_floats(f32_gemm_packed_weights_size(*made->config, made->k, made->n));
   if (made->packed == nullptr) {
@@ -503,7 +512,10 @@ Result<CpuOp*> make_conv2d(const BuildContext& ctx, const cpu_fb::Op* op) {
   } else {
     made->path = ConvOp::Path::Indirect;
   }
-  BuildContext::clamp_bounds(op, &made->low, &made->high);
+  if (!made->act.read(op)) {
+    delete made;
+    return Error::InvalidProgram;
+  }
   if (!made->prepare(weight)) {
     delete made;
     return Error::MemoryAllocationFailed;

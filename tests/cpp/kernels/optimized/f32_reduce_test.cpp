@@ -76,7 +76,10 @@ TEST(F32Reduce, RowsAndMiddleDimsOfEdgeSizes) {
   // Around the vector widths (8 AVX2, 16 AVX-512) and the 4-vector steps (32, 64).
   const size_t sizes[] = {0,  1,  2,  7,  8,  9,   15,  16,  17,  31,   32,  33,
                           47, 48, 63, 64, 65, 100, 127, 128, 129, 1023, 1025};
-  const size_t inners[] = {1, 2, 3, 8, 9, 15, 16, 17, 31, 32, 33, 48, 64, 65};
+  // Middle-dim widths around the column kernels' chunks (64 on AVX-512, 32 on
+  // AVX2, 16 on NEON) and their vectors.
+  const size_t inners[] = {1,  2,  3,  8,  9,  15, 16, 17, 31,  32,  33,
+                           40, 48, 63, 64, 65, 96, 100, 127, 128, 129};
   std::mt19937 gen(5);
   std::uniform_real_distribution<float> dist(-3.0f, 3.0f);
   for (const F32ReduceConfig* cfg : supported_variants()) {
