@@ -15,7 +15,9 @@
 //   hardswish, hardsigmoid 2 ULP (1.33: the division by 6 is a product
 //     with 1/6); sqrt exact; rsqrt 2 ULP (1.49: two roundings, as PyTorch)
 //   clamp, neg, abs exact.
-// The exhaustive figures come from `ember_vecmath_bench --accuracy`.
+// The exhaustive figures come from `ember_vecmath_bench --accuracy`; the
+// AVX-512 variant's are the AVX2 ones, since it computes the same floats
+// (Avx512AgreesWithAvx2BitForBit).
 #include <gtest/gtest.h>
 
 #include <cmath>
