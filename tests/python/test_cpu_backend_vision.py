@@ -122,6 +122,10 @@ CONVS = {
     "3x3_dilated": (8, 12, 3, 1, 2, 2, 1, 10, 10),
     "stem7x7": (3, 64, 7, 2, 3, 1, 1, 32, 30),
     "stem3x3": (3, 32, 3, 2, 1, 1, 1, 32, 32),
+    # Few input channels (the Rows path: a padded copy, taps merged along rows).
+    "mono_5x3_rect_stride": (1, 6, (5, 3), (2, 1), (2, 1), 1, 1, 13, 11),
+    "rgba_dilated_rows": (4, 5, 3, 1, 1, (2, 1), 1, 9, 8),
+    "rgb_unpadded": (3, 7, 3, 1, 0, 1, 1, 6, 9),
     "5x5": (6, 10, 5, 1, 2, 1, 1, 9, 9),
     "1x7": (8, 8, (1, 7), 1, (0, 3), 1, 1, 9, 9),
     "grouped": (24, 36, 3, 1, 1, 1, 4, 8, 8),
@@ -302,6 +306,59 @@ def test_activations_fuse_into_linear_layers(tmp_pte):
     backend, _ = run(ActivationsAfterLinears().eval(), (torch.randn(5, 12),), tmp_pte)
     # The last two activations read a value that something else reads too.
     assert backend.ops.count("Unary") == 2, backend.ops
+
+
+class Residual(nn.Module):
+    """conv(x) + residual, then `after` (the residual is x, or another conv
+    of x lowered after this one, or a plain-layout tensor)."""
+
+    def __init__(self, kind, after):
+        super().__init__()
+        self.kind, self.after = kind, after
+        self.conv = nn.Conv2d(8, 8, 3, padding=1)
+        self.other = nn.Conv2d(8, 8, 1)
+
+    def forward(self, x):
+        if self.kind == "identity":  # ResNet's basic block, MobileNetV2's projection
+            y = self.conv(x) + x
+        elif self.kind == "identity_first":
+            y = x + self.conv(x)
+        elif self.kind == "two_convs":  # ResNet's downsample: which conv applies it?
+            y = self.conv(x) + self.other(x)
+        else:  # an addend the conv's NHWC output does not share a layout with
+            y = self.conv(x) + x.flatten(2).transpose(1, 2).reshape(x.shape)
+        return self.after(y)
+
+
+@pytest.mark.parametrize("kind", ["identity", "identity_first", "two_convs", "other_layout"])
+@pytest.mark.parametrize("after", ["none", "relu", "silu"])
+def test_residual_adds_fuse_into_the_convolution(kind, after, tmp_pte):
+    torch.manual_seed(3)
+    model = Residual(kind, ACTS[after]).eval()
+    backend, _ = run(model, (torch.randn(2, 8, 9, 7),), tmp_pte)
+    fused = kind != "other_layout"
+    assert ("Binary" in backend.ops) != fused, backend.ops
+    # Unfused, a SiLU after the add runs on its own (nothing to fuse into).
+    assert ("Unary" in backend.ops) == (not fused and after == "silu"), backend.ops
+
+
+class LinearResidual(nn.Module):
+    """A transformer's x + dense(h) before its layer norm, and a GELU after an add."""
+
+    def __init__(self):
+        super().__init__()
+        self.a, self.b = nn.Linear(16, 16), nn.Linear(16, 16)
+        self.norm = nn.LayerNorm(16)
+
+    def forward(self, x):
+        h = self.norm(x + self.a(x))
+        return F.gelu(self.b(h) + h)
+
+
+def test_residual_adds_fuse_into_linear_layers(tmp_pte):
+    torch.manual_seed(4)
+    backend, _ = run(LinearResidual().eval(), (torch.randn(3, 5, 16),), tmp_pte)
+    assert "Binary" not in backend.ops and "Unary" not in backend.ops, backend.ops
 
 
 @pytest.mark.parametrize("act", ["silu", "hardswish", "hardsigmoid"])

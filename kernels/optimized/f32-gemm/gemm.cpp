@@ -62,6 +62,9 @@ constexpr size_t kMinParallelFlops = size_t{1} << 20;
 // packing, which does not overlap the arithmetic, would cost as much as them.
 constexpr size_t kGemvMaxM = 8;
 
+// Weights packed once are read in K blocks of up to this many rows.
+constexpr size_t kPackedWeightsMaxKc = 1024;
+
 // Up to this many panels per block a row tile reads A where it lies.
 constexpr size_t kMaxPanelsReadingAInPlace = 2;
 
@@ -75,23 +78,46 @@ size_t min_of(size_t a, size_t b) { return a < b ? a : b; }
 // tile over a block would otherwise wait on every line of it, the hardware
 // prefetcher fetching only as fast as that tile consumes.
 struct WeightPrefetch {
-  const char* next = nullptr;
-  const char* end = nullptr;
+  const char* next = nullptr;      // in the current range
+  const char* range_end = nullptr;
+  size_t range_bytes = 0;
+  size_t ranges_left = 0;          // after the current one
+  size_t range_stride = 0;         // bytes from one range's start to the next
   size_t bytes_per_step = 0;
 
-  // [begin, begin + floats) spread over `steps` microkernel calls.
-  void start(const float* begin, size_t floats, size_t steps) {
-    next = reinterpret_cast<const char*>(begin);
-    end = next + floats * sizeof(float);
-    const size_t lines = (floats * sizeof(float) + 63) / 64;
+  // `ranges` runs of `floats`, `stride` floats apart from `first` (a block's
+  // panels), spread over `steps` microkernel calls.
+  void start(const float* first, size_t floats, size_t ranges, size_t stride, size_t steps) {
+    if (first == nullptr || floats == 0 || ranges == 0) return;
+    next = reinterpret_cast<const char*>(first);
+    range_bytes = floats * sizeof(float);
+    range_end = next + range_bytes;
+    ranges_left = ranges - 1;
+    range_stride = stride * sizeof(float);
+    const size_t lines = ranges * ((range_bytes + 63) / 64);
     bytes_per_step = (steps > 0 ? (lines + steps - 1) / steps : lines) * 64;
   }
-  // The next call's slice, in its epilogue (the microkernel issues it).
+  // The next call's slice, in its epilogue (the microkernel issues it); a
+  // slice ends where a range does.
   void slice(F32GemmEpilogue* ep) {
+    if (next == range_end && ranges_left > 0) {
+      next = range_end - range_bytes + range_stride;
+      range_end = next + range_bytes;
+      --ranges_left;
+    }
     ep->prefetch = next;
-    next = static_cast<size_t>(end - next) > bytes_per_step ? next + bytes_per_step : end;
+    next = static_cast<size_t>(range_end - next) > bytes_per_step ? next + bytes_per_step
+                                                                  : range_end;
     ep->prefetch_end = next;
   }
+};
+
+// The packed weights a task reads after the block it is on: the first panel
+// of its next (batch, N block) and how many panels that has; none when the
+// task ends there or the weights are not packed once.
+struct NextBlock {
+  const float* panel0 = nullptr;
+  size_t panels = 0;
 };
 
 // How a problem is cut up; the same for every task.
@@ -114,7 +140,7 @@ struct Plan {
 // Rows [begin, end) of one (batch, N block): all of its K blocks.
 void run_block(const F32GemmConfig& cfg, const F32GemmProblem& p, const Plan& plan, size_t bi,
                size_t jb, size_t row_begin, size_t row_end, float* pack, float* a_pack,
-               const float* prefetch, size_t prefetch_floats) {
+               const NextBlock& next_block) {
   const size_t mr = cfg.mr;
   const size_t nr = cfg.nr;
   const size_t j0 = jb * plan.nc;
@@ -164,8 +190,19 @@ void run_block(const F32GemmConfig& cfg, const F32GemmProblem& p, const Plan& pl
     // 8x6 + 1, about 6% less time).
     const size_t rows = row_end - row_begin;
     const size_t tiles = ceil_div(rows, mr);
+    // Packed weights: while on this K block, fetch the next one of the same
+    // panels, or, on the last, the first K block of the task's next N block.
     WeightPrefetch ahead;
-    if (prefetch != nullptr && kb + 1 == plan.k_blocks) ahead.start(prefetch, prefetch_floats, tiles * panels);
+    if (plan.prepacked != nullptr) {
+      const size_t stride = plan.prepacked_panel_stride;
+      if (kb + 1 < plan.k_blocks) {
+        ahead.start(panel0 + kc * nr, min_of(plan.kc, p.k - k0 - kc) * nr, panels, stride,
+                    tiles * panels);
+      } else {
+        ahead.start(next_block.panel0, min_of(plan.kc, p.k) * nr, next_block.panels, stride,
+                    tiles * panels);
+      }
+    }
     for (size_t t = 0; t < tiles; ++t) {
       const size_t i = row_begin + t * rows / tiles;
       const size_t mr_cur = row_begin + (t + 1) * rows / tiles - i;
@@ -199,8 +236,13 @@ void run_block(const F32GemmConfig& cfg, const F32GemmProblem& p, const Plan& pl
         cfg.ukernel(mr_cur, nr_cur, kc, a_tile, a_stride, w, c_row + j, p.ldc, flags, &ep);
       }
       if (p.activation.fn != nullptr && (flags & kF32GemmFinal) != 0) {
-        for (size_t r = 0; r < mr_cur; ++r) {
-          p.activation.fn(n_cur, c_row + r * p.ldc + j0, p.activation.params);
+        if (n_cur == p.ldc) {
+          // Whole rows, one after another: one call for the tile.
+          p.activation.fn(mr_cur * n_cur, c_row, p.activation.params);
+        } else {
+          for (size_t r = 0; r < mr_cur; ++r) {
+            p.activation.fn(n_cur, c_row + r * p.ldc + j0, p.activation.params);
+          }
         }
       }
     }
@@ -229,25 +271,19 @@ void run_tiles(const F32GemmConfig& cfg, const F32GemmProblem& p, const Plan& pl
     const size_t rt1 = mc1 * plan.m_tiles / plan.m_chunks;
     const size_t row_begin = rt0 * cfg.mr;
     const size_t row_end = min_of(rt1 * cfg.mr, p.m);
-    // Packed weights in one K block: the task's next (batch, N block), when
-    // it moves on to one, lies right after this one's panels.
-    const float* prefetch = nullptr;
-    size_t prefetch_floats = 0;
-    if (plan.prepacked != nullptr && plan.k_blocks == 1 && t < end) {
+    NextBlock next_block;
+    if (plan.prepacked != nullptr && t < end) {
       const size_t next_bi = t / per_batch;
       const size_t next_jb = (t % per_batch) / plan.m_chunks;
-      if (next_bi == bi && next_jb != jb) {
+      if (next_bi != bi || next_jb != jb) {
         const size_t next_j0 = next_jb * plan.nc;
-        prefetch = plan.prepacked + bi * plan.prepacked_batch_stride +
-                   (next_j0 / cfg.nr) * plan.prepacked_panel_stride;
-        prefetch_floats = ceil_div(min_of(plan.nc, p.n - next_j0), cfg.nr) *
-                          plan.prepacked_panel_stride;
+        next_block.panel0 = plan.prepacked + next_bi * plan.prepacked_batch_stride +
+                            (next_j0 / cfg.nr) * plan.prepacked_panel_stride;
+        next_block.panels = ceil_div(min_of(plan.nc, p.n - next_j0), cfg.nr);
       }
     }
-    if (row_begin < row_end) {
-      run_block(cfg, p, plan, bi, jb, row_begin, row_end, pack, a_pack, prefetch,
-                prefetch_floats);
-    }
+    if (row_begin < row_end) run_block(cfg, p, plan, bi, jb, row_begin, row_end, pack, a_pack,
+                                       next_block);
   }
 }
 
@@ -500,7 +536,7 @@ void f32_igemm(const F32GemmConfig& cfg, const F32IgemmProblem& p, KernelContext
       // WeightPrefetch): they follow this task's in the packed weights.
       WeightPrefetch ahead;
       if (t + 1 < end && (t + 1) / m_chunks != nb && q1 < panels) {
-        ahead.start(p.packed_b + q1 * k * nr, min_of(per_block, panels - q1) * k * nr,
+        ahead.start(p.packed_b + q1 * k * nr, min_of(per_block, panels - q1) * k * nr, 1, 0,
                     (rt1 - rt0) * (q1 - q0));
       }
       for (size_t rt = rt0; rt < rt1; ++rt) {
@@ -518,8 +554,12 @@ void f32_igemm(const F32GemmConfig& cfg, const F32IgemmProblem& p, KernelContext
         if (p.activation.fn != nullptr && q0 < q1) {
           const size_t j0 = q0 * nr;
           const size_t cols = min_of(q1 * nr, p.n) - j0;
-          for (size_t r = 0; r < mr_cur; ++r) {
-            p.activation.fn(cols, p.c + (i + r) * p.ldc + j0, p.activation.params);
+          if (cols == p.ldc) {
+            p.activation.fn(mr_cur * cols, p.c + i * p.ldc, p.activation.params);
+          } else {
+            for (size_t r = 0; r < mr_cur; ++r) {
+              p.activation.fn(cols, p.c + (i + r) * p.ldc + j0, p.activation.params);
+            }
           }
         }
       }
@@ -581,7 +621,7 @@ void f32_gemm(const F32GemmConfig& cfg, const F32GemmProblem& p, KernelContext* 
   // copy of A, 3-7% faster on the 49- to 196-row GEMMs of the benchmark
   // models (ember_gemm_bench --packed).
   const size_t kc_max = p.packed_b != nullptr
-                            ? kF32GemmMaxPackFloats / (2 * nr)
+                            ? kPackedWeightsMaxKc
                             : min_of(min_of(cfg.kc, kF32GemmMaxAPackFloats / mr),
                                      kF32GemmMaxPackFloats / nr);
   Plan plan;

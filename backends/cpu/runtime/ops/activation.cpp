@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "backends/cpu/runtime/ops/ops.h"
+#include "kernels/optimized/f32-vbinary/f32_vbinary.h"
 #include "runtime/core/log.h"
 
 namespace ember::cpu {
@@ -31,35 +32,46 @@ bool unary_op_of(cpu_fb::UnaryOp op, opt::F32UnaryOp* out) {
 namespace {
 
 void apply(size_t n, float* data, const void* params) {
-  const auto* a = static_cast<const OutputActivation*>(params);
-  a->ukernel(n, data, data, &a->params);
+  const auto* hook = static_cast<const OutputHook*>(params);
+  const OutputActivation& a = *hook->act;
+  if (a.residual) a.add(n, data, hook->residual + (data - hook->out), data, &a.add_params);
+  if (a.ukernel != nullptr) a.ukernel(n, data, data, &a.params);
 }
 
 }  // namespace
 
-bool OutputActivation::read(const cpu_fb::Op* op) {
+bool OutputActivation::read(const cpu_fb::Op* op, bool has_residual) {
   BuildContext::clamp_bounds(op, &low, &high);
+  residual = has_residual;
   const cpu_fb::Activation* activation = op->activation();
-  if (activation == nullptr) return true;
-  opt::F32UnaryOp kind;
-  if (!unary_op_of(activation->op(), &kind)) {
+  opt::F32UnaryOp kind = opt::F32UnaryOp::Clamp;
+  if (activation != nullptr && !unary_op_of(activation->op(), &kind)) {
     EMBER_LOG(Error, "cpu backend: fused activation %d is unknown",
               static_cast<int>(activation->op()));
     return false;
   }
-  ukernel = opt::f32_vunary_config().ukernel[static_cast<size_t>(kind)];
-  // The clamp applies after the activation: it moves into the activation.
-  params.min = low;
-  params.max = high;
-  if (activation->op() == cpu_fb::UnaryOp::Relu && !(params.min > 0.0f)) params.min = 0.0f;
+  if (activation == nullptr && !residual) return true;  // the epilogue clamps
+  // The clamp applies after the residual and the activation: it moves from
+  // the epilogue into the activation, or into the residual add without one.
+  if (activation != nullptr) {
+    ukernel = opt::f32_vunary_config().ukernel[static_cast<size_t>(kind)];
+    params.min = low;
+    params.max = high;
+    if (activation->op() == cpu_fb::UnaryOp::Relu && !(params.min > 0.0f)) params.min = 0.0f;
+  }
+  if (residual) {
+    add = opt::f32_vbinary_config().vv[static_cast<size_t>(opt::F32BinaryOp::Add)];
+    add_params.min = activation != nullptr ? -INFINITY : low;
+    add_params.max = activation != nullptr ? INFINITY : high;
+  }
   low = -INFINITY;
   high = INFINITY;
   return true;
 }
 
-opt::F32RowActivation OutputActivation::row() const {
+opt::F32RowActivation OutputHook::row() const {
   opt::F32RowActivation r;
-  if (ukernel != nullptr) {
+  if (act->needs_hook()) {
     r.fn = apply;
     r.params = this;
   }

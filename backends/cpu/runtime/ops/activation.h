@@ -1,11 +1,13 @@
-// Activations of the CPU backend's ops: the blob's UnaryOp as an f32-vunary
-// function, and the fused activation a Linear or Conv2d applies to its output
-// tiles (the blob's Op.activation, then Op.clamp).
+// What the CPU backend's GEMM-based ops (Linear, Conv2d) apply to their
+// output on the way out, as each tile is finished: an optional residual
+// added (the blob's second input), then the fused activation (Op.activation)
+// and clamp (Op.clamp); and the blob's UnaryOp as an f32-vunary function.
 #pragma once
 
 #include <cmath>
 
 #include "backends/cpu/schema/cpu_delegate_generated.h"
+#include "kernels/optimized/f32-vbinary/f32_vbinary.h"
 #include "kernels/optimized/f32-vunary/f32_vunary.h"
 #include "kernels/optimized/row_activation.h"
 
@@ -14,18 +16,32 @@ namespace ember::cpu {
 // The vunary function of a blob's unary op; false for an unknown one.
 bool unary_op_of(cpu_fb::UnaryOp op, kernels::optimized::F32UnaryOp* out);
 
-// What a GEMM-based op applies on the way out: clamp bounds for the
-// kernel's epilogue, and an activation (with the clamp after it) when the
-// op has one.
+// Decided at init: the clamp the kernel's epilogue applies, or, when there is
+// a residual or an activation, the steps the drivers' row hook runs instead
+// (the residual add, then the activation with the clamp after it).
 struct OutputActivation {
   float low = -INFINITY, high = INFINITY;  // the epilogue's clamp
-  kernels::optimized::F32VUnaryUkernelFn ukernel = nullptr;
+  bool residual = false;
+  kernels::optimized::F32VUnaryUkernelFn ukernel = nullptr;  // activation, or the clamp alone
   kernels::optimized::F32VUnaryParams params{-INFINITY, INFINITY};
+  kernels::optimized::F32VBinaryUkernelFn add = nullptr;
+  kernels::optimized::F32VBinaryParams add_params{};
 
-  // Reads op's activation and clamp; false (logged) when the activation is unknown.
-  bool read(const cpu_fb::Op* op);
-  // The drivers' hook: applies ukernel in place; empty without an activation.
-  // Points at this object, which must outlive the calls.
+  // Reads op's activation and clamp, with a residual or not; false (logged)
+  // when the activation is unknown.
+  bool read(const cpu_fb::Op* op, bool has_residual);
+  bool needs_hook() const { return residual || ukernel != nullptr; }
+};
+
+// One run's row hook: the output's and the residual's data this run (the
+// same layout, so an output float's offset locates its residual).
+struct OutputHook {
+  const OutputActivation* act;
+  const float* out = nullptr;
+  const float* residual = nullptr;
+
+  // For the drivers; empty when act needs no hook. Points at this object,
+  // which must outlive the kernel call.
   kernels::optimized::F32RowActivation row() const;
 };
 

@@ -64,6 +64,7 @@ void delete_floats(float* p) {
 class LinearOp final : public CpuOp {
  public:
   uint32_t x, out;
+  uint32_t residual = 0;  // added to the output when act.residual
   const float* bias = nullptr;
   float* packed = nullptr;  // W packed for `config` at init
   const F32GemmConfig* config = nullptr;
@@ -76,6 +77,7 @@ class LinearOp final : public CpuOp {
   }
 
   void run(const ExecState& state) const override {
+    const OutputHook hook{&act, state.data[out], act.residual ? state.data[residual] : nullptr};
     F32GemmProblem p;
     p.m = m;
     p.k = k;
@@ -93,7 +95,7 @@ class LinearOp final : public CpuOp {
     }
     p.clamp_min = act.low;
     p.clamp_max = act.high;
-    p.activation = act.row();
+    p.activation = hook.row();
     f32_gemm(*config, p, state.kernel_context);
   }
 };
@@ -114,9 +116,14 @@ class ConvOp final : public CpuOp {
   // Blocks: a transposed conv whose kernel equals its stride (U-Net's 2x2
   // stride 2), no padding or dilation: each input pixel writes its own
   // kh x kw block of outputs, one GEMM per tap over every input row.
-  enum class Path { Pointwise, Indirect, Depthwise, Blocks, Winograd };
+  // Rows: a convolution of few input channels (an RGB stem), its input
+  // copied into a zero-padded image so that each output pixel's taps along
+  // a kernel row are one run of kw * C floats: the indirect GEMM then takes
+  // kh pointers of kw * C channels each, not kh * kw pointers of C = 3.
+  enum class Path { Pointwise, Indirect, Depthwise, Blocks, Winograd, Rows };
 
   uint32_t x, out;
+  uint32_t residual = 0;  // added to the output when act.residual
   ConvShape s;
   Path path;
   OutputActivation act;
@@ -139,7 +146,14 @@ class ConvOp final : public CpuOp {
   }
   size_t temp_bytes(size_t num_threads) const override {
     (void)num_threads;
+    if (path == Path::Rows) return padded_floats() * sizeof(float);
     return path == Path::Winograd ? f32_winograd_temp_floats(wino_shape) * sizeof(float) : 0;
+  }
+  // The Rows path's zero-padded input, channels-last.
+  int64_t padded_h() const { return s.in_h + 2 * s.pad_h; }
+  int64_t padded_w() const { return s.in_w + 2 * s.pad_w; }
+  size_t padded_floats() const {
+    return static_cast<size_t>(s.batch * padded_h() * padded_w() * s.in_c);
   }
   size_t owned_bytes() const override {
     return (packed_floats + static_cast<size_t>(s.in_c)) * sizeof(float) +
@@ -149,6 +163,7 @@ class ConvOp final : public CpuOp {
   void run(const ExecState& state) const override {
     const float* in = state.data[x];
     float* o = state.data[out];
+    const OutputHook hook{&act, o, act.residual ? state.data[residual] : nullptr};
     switch (path) {
       case Path::Pointwise: {
         F32GemmProblem p;
@@ -168,7 +183,7 @@ class ConvOp final : public CpuOp {
         }
         p.clamp_min = act.low;
         p.clamp_max = act.high;
-        p.activation = act.row();
+        p.activation = hook.row();
         f32_gemm(*gemm, p, state.kernel_context);
         break;
       }
@@ -192,9 +207,30 @@ class ConvOp final : public CpuOp {
           p.ldc = static_cast<size_t>(s.out_c);
           p.clamp_min = act.low;
           p.clamp_max = act.high;
-          p.activation = act.row();
+          p.activation = hook.row();
           f32_igemm(*gemm, p, state.kernel_context);
         }
+        break;
+      }
+      case Path::Rows: {
+        float* padded = static_cast<float*>(state.op_temp);
+        pad_input(in, padded, state.pool);
+        F32IgemmProblem p;
+        p.m = static_cast<size_t>(s.pixels());
+        p.n = static_cast<size_t>(s.out_c);
+        p.kc = static_cast<size_t>(s.kw * s.in_c);
+        p.ks = static_cast<size_t>(s.kh);
+        p.indirection = indirection;
+        p.a_offset = reinterpret_cast<uintptr_t>(padded);
+        p.zero = zero;
+        p.packed_b = packed;
+        p.bias = bias;
+        p.c = o;
+        p.ldc = static_cast<size_t>(s.out_c);
+        p.clamp_min = act.low;
+        p.clamp_max = act.high;
+        p.activation = hook.row();
+        f32_igemm(*gemm, p, state.kernel_context);
         break;
       }
       case Path::Blocks: {
@@ -225,7 +261,7 @@ class ConvOp final : public CpuOp {
             }
             p.clamp_min = act.low;
             p.clamp_max = act.high;
-            p.activation = act.row();
+            p.activation = hook.row();
             f32_gemm(*gemm, p, state.kernel_context);
           }
         }
@@ -233,13 +269,13 @@ class ConvOp final : public CpuOp {
       }
       case Path::Winograd:
         f32_winograd_conv(*winograd, *gemm, wino_shape, in, packed, bias, act.low, act.high, o,
-                          static_cast<float*>(state.op_temp), state.pool, act.row());
+                          static_cast<float*>(state.op_temp), state.pool, hook.row());
         break;
       case Path::Depthwise: {
         F32DwconvParams params;
         params.min = act.low;
         params.max = act.high;
-        params.activation = act.row();
+        params.activation = hook.row();
         f32_dwconv(*dw, dw_shape, indirection, zero, packed, in, o, params, state.pool);
         break;
       }
@@ -248,6 +284,28 @@ class ConvOp final : public CpuOp {
 
   // Builds what the path needs from PyTorch's OIHW weights; false when out of memory.
   bool prepare(const float* weight);
+
+  // Copies the NHWC input into the Rows path's padded image, zeros around it.
+  void pad_input(const float* in, float* padded, ThreadPool* pool) const {
+    const int64_t hp = padded_h(), wp = padded_w(), c = s.in_c;
+    const size_t row_floats = static_cast<size_t>(wp * c);
+    parallel_for(pool, s.batch * hp, 16, [&](int64_t begin, int64_t end) {
+      for (int64_t r = begin; r < end; ++r) {
+        const int64_t y = r % hp - s.pad_h;
+        float* dst = padded + static_cast<size_t>(r) * row_floats;
+        if (y < 0 || y >= s.in_h) {
+          std::memset(dst, 0, row_floats * sizeof(float));
+          continue;
+        }
+        const size_t edge = static_cast<size_t>(s.pad_w * c);
+        const size_t inner = static_cast<size_t>(s.in_w * c);
+        std::memset(dst, 0, edge * sizeof(float));
+        std::memcpy(dst + edge, in + static_cast<size_t>((r / hp * s.in_h + y)) * inner,
+                    inner * sizeof(float));
+        std::memset(dst + edge + inner, 0, edge * sizeof(float));
+      }
+    });
+  }
 };
 
 F32WinogradShape winograd_shape(const ConvShape& s) {
@@ -259,9 +317,11 @@ F32WinogradShape winograd_shape(const ConvShape& s) {
 bool ConvOp::prepare(const float* weight) {
   const int64_t cg = s.in_per_group(), og = s.out_per_group();
   const int64_t taps = s.taps();
-  zero = new_floats(static_cast<size_t>(s.in_c));
+  // Zeros for padding taps: C floats, or a whole kernel row of the Rows path.
+  const size_t zero_floats = static_cast<size_t>(path == Path::Rows ? s.kw * s.in_c : s.in_c);
+  zero = new_floats(zero_floats);
   if (zero == nullptr) return false;
-  std::memset(zero, 0, static_cast<size_t>(s.in_c) * sizeof(float));
+  std::memset(zero, 0, zero_floats * sizeof(float));
 
   if (path == Path::Blocks) {
     // Per tap and group, B = [ci, co] from the [in_c, og, kh, kw] weights.
@@ -349,6 +409,30 @@ bool ConvOp::prepare(const float* weight) {
   }
   delete_floats(b);
   if (path == Path::Pointwise) return true;
+  if (path == Path::Rows) {
+    // Per tile of mr output pixels and per kernel row ky, each pixel's first
+    // tap in the padded image (byte offsets; the missing rows of a last
+    // partial tile read zeros). The weights' (ky, kx, ci) order is the
+    // padded image's order along a row.
+    const size_t m = static_cast<size_t>(s.pixels()), mr = gemm->mr, kh = static_cast<size_t>(s.kh);
+    indirection_size = f32_igemm_indirection_size(*gemm, m, kh);
+    indirection = new (std::nothrow) const float*[indirection_size > 0 ? indirection_size : 1];
+    if (indirection == nullptr) return false;
+    for (size_t i = 0; i < indirection_size; ++i) indirection[i] = zero;
+    const int64_t hp = padded_h(), wp = padded_w();
+    for (size_t p = 0; p < m; ++p) {
+      const int64_t n = static_cast<int64_t>(p) / (s.out_h * s.out_w);
+      const int64_t oy = static_cast<int64_t>(p) / s.out_w % s.out_h;
+      const int64_t ox = static_cast<int64_t>(p) % s.out_w;
+      for (size_t ky = 0; ky < kh; ++ky) {
+        const int64_t y = oy * s.stride_h + static_cast<int64_t>(ky) * s.dil_h;
+        const int64_t pixel = (n * hp + y) * wp + ox * s.stride_w;
+        indirection[(p / mr) * mr * kh + ky * mr + p % mr] =
+            reinterpret_cast<const float*>(static_cast<uintptr_t>(pixel * s.in_c) * sizeof(float));
+      }
+    }
+    return true;
+  }
 
   // Per tile of mr output pixels and per tap, the pixels' input pointers.
   indirection_size = f32_igemm_indirection_size(*gemm, static_cast<size_t>(s.pixels()),
@@ -370,6 +454,10 @@ bool ConvOp::prepare(const float* weight) {
   return true;
 }
 
+// Input channels up to which a convolution takes the Rows path: an RGB or
+// RGBA stem, whose C taps per pointer would leave the GEMM's k loop too short.
+constexpr int64_t kRowsMaxChannels = 4;
+
 // A dense 3x3 stride-1 convolution where F32 Winograd pays. EMBER_CPU_WINOGRAD=0
 // turns the path off (to compare against the indirect GEMM).
 bool winograd_applies(const ConvShape& s) {
@@ -388,10 +476,28 @@ int32_t param(const flatbuffers::Vector<int32_t>* v, size_t i, int32_t fallback)
 
 }  // namespace
 
+// A residual (an op's second input) must lie as the output does, so that an
+// output float's offset locates its addend: as many floats, the same layout
+// (and sizes, for NHWC; a plain one may be a view of other sizes).
+bool residual_fits(const BuildContext& ctx, const OpValues& v) {
+  if (v.num_in < 2) return true;
+  const ValueInfo& r = ctx.values[v.in[1]];
+  const ValueInfo& out = ctx.values[v.out];
+  if (r.numel != out.numel || r.layout != out.layout ||
+      (out.layout == Layout::NHWC && !same_sizes(r, out)) || r.dtype != DataType::Float32 ||
+      v.in[1] == v.out) {
+    EMBER_LOG(Error, "cpu backend: a residual differs from the output it is added to");
+    return false;
+  }
+  return true;
+}
+
 Result<CpuOp*> make_linear(const BuildContext& ctx, const cpu_fb::Op* op) {
   const cpu_fb::Linear* params = op->params_as_Linear();
   OpValues v;
-  if (params == nullptr || !read_op_values(ctx, op, 1, 1, &v)) return Error::InvalidProgram;
+  if (params == nullptr || !read_op_values(ctx, op, 1, 2, &v) || !residual_fits(ctx, v)) {
+    return Error::InvalidProgram;
+  }
   const ValueInfo& x = ctx.values[v.in[0]];
   const ValueInfo& out = ctx.values[v.out];
   if (params->weight() >= ctx.num_values || ctx.constant(params->weight()) == nullptr) {
@@ -414,11 +520,12 @@ Result<CpuOp*> make_linear(const BuildContext& ctx, const cpu_fb::Op* op) {
   if (made == nullptr) return Error::MemoryAllocationFailed;
   made->x = v.in[0];
   made->out = v.out;
+  made->residual = v.num_in > 1 ? v.in[1] : 0;
   made->bias = has_bias ? ctx.constant(static_cast<uint32_t>(params->bias())) : nullptr;
   made->k = static_cast<size_t>(w.sizes[0]);
   made->n = static_cast<size_t>(w.sizes[1]);
   made->m = made->k > 0 ? x.numel / made->k : 0;
-  if (!made->act.read(op)) {
+  if (!made->act.read(op, v.num_in > 1)) {
     delete made;
     return Error::InvalidProgram;
   }
@@ -436,7 +543,9 @@ Result<CpuOp*> make_linear(const BuildContext& ctx, const cpu_fb::Op* op) {
 Result<CpuOp*> make_conv2d(const BuildContext& ctx, const cpu_fb::Op* op) {
   const cpu_fb::Conv2d* params = op->params_as_Conv2d();
   OpValues v;
-  if (params == nullptr || !read_op_values(ctx, op, 1, 1, &v)) return Error::InvalidProgram;
+  if (params == nullptr || !read_op_values(ctx, op, 1, 2, &v) || !residual_fits(ctx, v)) {
+    return Error::InvalidProgram;
+  }
   const ValueInfo& x = ctx.values[v.in[0]];
   const ValueInfo& out = ctx.values[v.out];
   const float* weight = ctx.constant(params->weight());
@@ -494,6 +603,7 @@ Result<CpuOp*> make_conv2d(const BuildContext& ctx, const cpu_fb::Op* op) {
   if (made == nullptr) return Error::MemoryAllocationFailed;
   made->x = v.in[0];
   made->out = v.out;
+  made->residual = v.num_in > 1 ? v.in[1] : 0;
   made->s = s;
   made->bias = bias;
   if (s.transposed) {
@@ -509,10 +619,12 @@ Result<CpuOp*> make_conv2d(const BuildContext& ctx, const cpu_fb::Op* op) {
   } else if (s.kh == 1 && s.kw == 1 && s.stride_h == 1 && s.stride_w == 1 && s.pad_h == 0 &&
              s.pad_w == 0 && s.groups == 1) {
     made->path = ConvOp::Path::Pointwise;
+  } else if (s.groups == 1 && s.in_c <= kRowsMaxChannels && s.kw > 1 && s.dil_w == 1) {
+    made->path = ConvOp::Path::Rows;
   } else {
     made->path = ConvOp::Path::Indirect;
   }
-  if (!made->act.read(op)) {
+  if (!made->act.read(op, v.num_in > 1)) {
     delete made;
     return Error::InvalidProgram;
   }

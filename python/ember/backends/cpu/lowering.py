@@ -167,6 +167,46 @@ class Builder:
         producer.activation = kind
         return value_id
 
+    def _producer(self, value_id: int) -> int | None:
+        """The index of the last op that wrote value_id's memory, or None."""
+        root = self.root(value_id)
+        return next((i for i in range(len(self.ops) - 1, -1, -1) if root in self.ops[i].outputs),
+                    None)
+
+    def fuse_residual(self, node: Node, source: Node, other: Node) -> int | None:
+        """Makes add(source, other) (node) the residual step of the Linear or
+        Conv2d that wrote source's value: that op adds other's value to its
+        output as it finishes each tile. Only when node alone reads source,
+        other has the output's shape and layout and is ready before that op
+        runs, and the op applies nothing on the way out yet; returns the
+        value, or None."""
+        if (not isinstance(source, Node) or not isinstance(other, Node) or source is other
+                or not set(source.users) <= {node} or source not in self.of_node):
+            return None
+        value_id = self.of_node[source]
+        at = self._producer(value_id)
+        if at is None or self.values[value_id].kind != ValueKind.ValueKind.Scratch:
+            return None
+        producer = self.ops[at]
+        if (producer.params_type not in _ACTIVATABLE or len(producer.inputs) != 1
+                or producer.clamp is not None or producer.activation is not None):
+            return None
+        other_id = self.input(other)
+        mine = self.values[value_id]
+        # In the output's layout: as is, or a conversion made already (the
+        # conv's own input, converted to NHWC for it).
+        if self.values[other_id].layout != mine.layout:
+            other_id = self.converted.get((other_id, mine.layout), other_id)
+        other_at = self._producer(other_id)
+        theirs = self.values[other_id]
+        if (theirs.sizes != mine.sizes or theirs.layout != mine.layout
+                or theirs.dtype != DataType.DataType.Float32 or list(static_sizes(node)) != mine.sizes
+                or (other_at is not None and other_at >= at)):
+            return None
+        producer.inputs.append(other_id)
+        self.clamp_op = at  # a clamp after the add applies after the residual
+        return value_id
+
     def in_layout(self, value_id: int, layout: int) -> int:
         """`value_id`'s data in `layout`, converting once when it is not."""
         if self.values[value_id].layout == layout:

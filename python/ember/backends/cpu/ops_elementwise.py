@@ -80,6 +80,11 @@ def _binary(b: Builder, node: Node) -> int:
         out = b.value(sizes, layout=b.values[a_id].layout)
         b.op(OpParams.OpParams.Binary, params, [a_id], out)
         return out
+    if node.target is aten.add.Tensor:
+        for source, addend in ((a, other), (other, a)):
+            fused = b.fuse_residual(node, source, addend)
+            if fused is not None:
+                return fused
     return _binary_values(b, params, a_id, b.input(other), sizes)
 
 
