@@ -15,9 +15,12 @@
 //   hardswish, hardsigmoid 2 ULP (1.33: the division by 6 is a product
 //     with 1/6); sqrt exact; rsqrt 2 ULP (1.49: two roundings, as PyTorch)
 //   clamp, neg, abs exact.
-// The exhaustive figures come from `ember_vecmath_bench --accuracy`; the
-// AVX-512 variant's are the AVX2 ones, since it computes the same floats
-// (Avx512AgreesWithAvx2BitForBit).
+// The exhaustive figures come from `ember_vecmath_bench --accuracy`. The
+// AVX-512 variant computes the AVX2 floats bit for bit (checked once over all
+// 2^32 inputs for every op; Avx512AgreesWithAvx2BitForBit samples a million),
+// and its exhaustive run on this commit's kernels gave exp 1.06, sigmoid
+// 2.40, tanh 2.50 ULP, GELU 0.75 and GELU-tanh 0.16 of the bound: above
+// the AVX2 figures listed, which are older, and within every tolerance.
 #include <gtest/gtest.h>
 
 #include <cmath>
