@@ -38,6 +38,32 @@ inline __m512 load_self_vec(const float* self, ptrdiff_t col_stride, __mmask16 m
   return _mm512_mask_i32gather_ps(_mm512_setzero_ps(), mask, index, self, 4);
 }
 
+// A bias row (addmm's self as a linear or conv bias: one row, read
+// contiguously, added once): the accumulators start from it, so the
+// epilogue has nothing to add. Decided from the epilogue alone, so every K
+// block of a problem agrees: the first starts from the bias, none adds it.
+inline bool bias_in_accumulators(const F32GemmEpilogue* ep) {
+  return ep->beta == 1.0f && ep->alpha == 1.0f && ep->self_row_stride == 0 &&
+         ep->self_col_stride == 1;
+}
+
+// The accumulators' start: the bias columns [0, nr) (zero past nr) or zero.
+template <size_t MR>
+__attribute__((always_inline)) inline void start_accumulators(__m512* acc0, __m512* acc1,
+                                                              size_t nr, bool from_bias,
+                                                              const float* bias) {
+  __m512 b0 = _mm512_setzero_ps(), b1 = _mm512_setzero_ps();
+  if (from_bias) {
+    b0 = _mm512_maskz_loadu_ps(nr >= 16 ? lanes(16) : lanes(nr), bias);
+    if (nr > 16) b1 = _mm512_maskz_loadu_ps(nr >= 32 ? lanes(16) : lanes(nr - 16), bias + 16);
+  }
+#pragma GCC unroll 12
+  for (size_t i = 0; i < MR; ++i) {
+    acc0[i] = b0;
+    acc1[i] = b1;
+  }
+}
+
 // What a tile's store does to each vector of sums, decided once per tile.
 struct VecEpilogue {
   bool accumulate, scale, add_self, clamp;
@@ -51,7 +77,7 @@ __attribute__((always_inline)) inline VecEpilogue vec_epilogue(uint32_t flags,
   VecEpilogue e;
   e.accumulate = (flags & kF32GemmAccumulate) != 0;
   e.scale = final_block && ep->alpha != 1.0f;
-  e.add_self = final_block && ep->beta != 0.0f;
+  e.add_self = final_block && ep->beta != 0.0f && !bias_in_accumulators(ep);
   e.clamp = final_block &&
             (ep->clamp_min != -__builtin_inff() || ep->clamp_max != __builtin_inff());
   e.alpha = _mm512_set1_ps(e.scale ? ep->alpha : 1.0f);
@@ -119,10 +145,14 @@ void tile(size_t nr, size_t kc, const float* a, size_t a_stride, const float* w,
   }
   __m512 acc0[MR];
   __m512 acc1[MR];
+  // NV == 1 sums even and odd k apart and adds acc1 into acc0 at the end:
+  // the bias goes into acc0 only.
+  const bool from_bias = (flags & kF32GemmAccumulate) == 0 && bias_in_accumulators(epilogue);
+  start_accumulators<MR>(acc0, acc1, NV == 2 ? nr : (nr < 16 ? nr : 16), from_bias,
+                         epilogue->self);
+  if (NV == 1) {
 #pragma GCC unroll 12
-  for (size_t i = 0; i < MR; ++i) {
-    acc0[i] = _mm512_setzero_ps();
-    acc1[i] = _mm512_setzero_ps();
+    for (size_t i = 0; i < MR; ++i) acc1[i] = _mm512_setzero_ps();
   }
 
   size_t k = 0;
@@ -221,11 +251,7 @@ void itile(size_t nr, size_t kc, size_t ks, const float* const* a, size_t mr_str
   }
   __m512 acc0[MR];
   __m512 acc1[MR];
-#pragma GCC unroll 12
-  for (size_t i = 0; i < MR; ++i) {
-    acc0[i] = _mm512_setzero_ps();
-    acc1[i] = _mm512_setzero_ps();
-  }
+  start_accumulators<MR>(acc0, acc1, nr, bias_in_accumulators(epilogue), epilogue->self);
   const char* pf = epilogue->prefetch;
   const char* const pf_end = epilogue->prefetch_end;
   for (size_t p = 0; p < ks; ++p) {

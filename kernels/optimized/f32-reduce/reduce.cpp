@@ -33,6 +33,7 @@ constexpr size_t kNumVariants = sizeof(kVariants) / sizeof(kVariants[0]);
 size_t min_of(size_t a, size_t b) { return a < b ? a : b; }
 
 constexpr size_t kMaxRun = 2048;  // floats: 8 KiB of accumulators
+constexpr size_t kRowBlock = 64;  // rows per column-kernel call
 
 }  // namespace
 
@@ -85,7 +86,11 @@ void f32_reduce(const F32ReduceConfig& cfg, F32ReduceOp op, size_t size, size_t 
     // Row 0 initialises the accumulators in y; the others fold in.
     for (size_t t = 0; t < w; ++t) yo[t] = xo[t];
     if (cacc != nullptr) {
-      cacc(size - 1, w, xo + inner, inner, yo);
+      // Blocks of rows, so that the block stays in L1 while the kernel
+      // passes over it once per chunk of columns it holds in registers.
+      for (size_t k = 1; k < size; k += kRowBlock) {
+        cacc(min_of(kRowBlock, size - k), w, xo + k * inner, inner, yo);
+      }
     } else {
       for (size_t k = 1; k < size; ++k) acc(w, xo + k * inner, yo);
     }

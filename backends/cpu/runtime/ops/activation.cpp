@@ -40,10 +40,11 @@ void apply(size_t n, float* data, const void* params) {
 
 }  // namespace
 
-bool OutputActivation::read(const cpu_fb::Op* op, bool has_residual) {
-  BuildContext::clamp_bounds(op, &low, &high);
+bool OutputActivation::read(const cpu_fb::Clamp* clamp, const cpu_fb::Activation* activation,
+                            bool has_residual) {
+  low = clamp != nullptr ? clamp->min() : -INFINITY;
+  high = clamp != nullptr ? clamp->max() : INFINITY;
   residual = has_residual;
-  const cpu_fb::Activation* activation = op->activation();
   opt::F32UnaryOp kind = opt::F32UnaryOp::Clamp;
   if (activation != nullptr && !unary_op_of(activation->op(), &kind)) {
     EMBER_LOG(Error, "cpu backend: fused activation %d is unknown",

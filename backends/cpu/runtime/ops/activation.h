@@ -27,9 +27,12 @@ struct OutputActivation {
   kernels::optimized::F32VBinaryUkernelFn add = nullptr;
   kernels::optimized::F32VBinaryParams add_params{};
 
-  // Reads op's activation and clamp, with a residual or not; false (logged)
-  // when the activation is unknown.
-  bool read(const cpu_fb::Op* op, bool has_residual);
+  // Reads an activation and clamp (either may be null), with a residual or
+  // not; false (logged) when the activation is unknown.
+  bool read(const cpu_fb::Clamp* clamp, const cpu_fb::Activation* activation, bool has_residual);
+  bool read(const cpu_fb::Op* op, bool has_residual) {
+    return read(op->clamp(), op->activation(), has_residual);
+  }
   bool needs_hook() const { return residual || ukernel != nullptr; }
 };
 
