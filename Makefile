@@ -84,7 +84,7 @@ test-all: build
 # The runtime under AddressSanitizer and UBSan, with the loader tests.
 asan: $(DEPS_STAMP)
 	cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DEMBER_SANITIZE=ON >/dev/null
-	ninja -C build/asan ember_runtime_tests ember_kernel_tests
+	ninja -C build/asan ember_runtime_tests ember_kernel_tests ember_tokenizer_tests
 	ctest --test-dir build/asan --output-on-failure -j2
 
 # The runtime tests (concurrency stress tests included) under ThreadSanitizer;

@@ -20,6 +20,8 @@ using namespace ember;
 namespace ember {
 void register_llm_bindings(py::module_& m);  // llm_bindings.cpp
 }  // namespace ember
+// extension/pybind/tokenizer_bindings.cpp: ember._C.Tokenizer, StreamDecoder.
+void register_tokenizer_bindings(py::module_& m);
 
 namespace {
 
@@ -244,4 +246,5 @@ PYBIND11_MODULE(_C, m) {
     return names;
   });
   m.def("set_log_level", [](int level) { set_log_threshold(static_cast<LogLevel>(level)); });
+  register_tokenizer_bindings(m);
 }

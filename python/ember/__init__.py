@@ -6,9 +6,9 @@
     outputs = ember.runtime.load("model.pte").forward(example_input)
 """
 
-from ember import backends, runtime
+from ember import backends, llm, runtime
 from ember.exporter import ExportedProgram, Method, export, export_methods
 from ember.passes.graph import ExportError
 
 __all__ = ["ExportError", "ExportedProgram", "Method", "backends", "export", "export_methods",
-           "runtime"]
+           "llm", "runtime"]
