@@ -7,7 +7,8 @@
 """
 
 from ember import backends, llm, runtime
-from ember.exporter import ExportedProgram, export
+from ember.exporter import ExportedProgram, Method, export, export_methods
 from ember.passes.graph import ExportError
 
-__all__ = ["ExportError", "ExportedProgram", "backends", "export", "llm", "runtime"]
+__all__ = ["ExportError", "ExportedProgram", "Method", "backends", "export", "export_methods",
+           "llm", "runtime"]
