@@ -13,6 +13,7 @@ namespace kernels::optimized {
 // Defined by the variant files CMake compiles for this architecture.
 extern const F32DwconvConfig kF32DwconvScalarConfig;
 #if defined(__x86_64__)
+extern const F32DwconvConfig kF32DwconvAvx512Config;
 extern const F32DwconvConfig kF32DwconvAvx2Config;
 #endif
 #if defined(__aarch64__)
@@ -23,6 +24,7 @@ namespace {
 
 const F32DwconvConfig* const kVariants[] = {
 #if defined(__x86_64__)
+    &kF32DwconvAvx512Config,
     &kF32DwconvAvx2Config,
 #endif
 #if defined(__aarch64__)

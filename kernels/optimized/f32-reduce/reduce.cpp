@@ -9,6 +9,7 @@ namespace ember::kernels::optimized {
 
 extern const F32ReduceConfig kF32ReduceScalarConfig;
 #if defined(__x86_64__)
+extern const F32ReduceConfig kF32ReduceAvx512Config;
 extern const F32ReduceConfig kF32ReduceAvx2Config;
 #endif
 #if defined(__aarch64__)
@@ -19,6 +20,7 @@ namespace {
 
 const F32ReduceConfig* const kVariants[] = {
 #if defined(__x86_64__)
+    &kF32ReduceAvx512Config,
     &kF32ReduceAvx2Config,
 #endif
 #if defined(__aarch64__)

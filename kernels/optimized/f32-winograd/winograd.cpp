@@ -12,6 +12,7 @@ namespace ember::kernels::optimized {
 // Defined by the variant files CMake compiles for this architecture.
 extern const F32WinogradConfig kF32WinogradScalarConfig;
 #if defined(__x86_64__)
+extern const F32WinogradConfig kF32WinogradAvx512Config;
 extern const F32WinogradConfig kF32WinogradAvx2Config;
 #endif
 #if defined(__aarch64__)
@@ -22,6 +23,7 @@ namespace {
 
 const F32WinogradConfig* const kVariants[] = {
 #if defined(__x86_64__)
+    &kF32WinogradAvx512Config,
     &kF32WinogradAvx2Config,
 #endif
 #if defined(__aarch64__)
