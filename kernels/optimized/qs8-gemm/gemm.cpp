@@ -13,6 +13,7 @@
 // K is never blocked: a tile's sums stay in registers over all of K, so no
 // int32 partial sums pass through memory; the A buffer bounds K instead
 // (kAPackBytes, kQs8GemmMaxK), and the tile has fewer rows when K is long.
+#include <cmath>
 #include <cstring>
 
 #include "kernels/optimized/cpu_features.h"
@@ -257,6 +258,15 @@ uint8_t* pack_panel(const Qs8GemmConfig& cfg, const Qs8Weights& w, size_t n0, in
 }
 
 }  // namespace
+
+int8_t qs8_requantize(int32_t acc, float scale, const Qs8RequantParams& params) {
+  float v = static_cast<float>(acc) * scale;
+  const float low = static_cast<float>(params.min - params.zero);
+  const float high = static_cast<float>(params.max - params.zero);
+  v = v < low ? low : (v > high ? high : v);
+  // nearbyint rounds half to even (the default rounding mode), as torch.round.
+  return static_cast<int8_t>(static_cast<int32_t>(std::nearbyint(v)) + params.zero);
+}
 
 size_t qs8_gemm_num_variants() { return kNumVariants; }
 

@@ -61,6 +61,13 @@ struct Qs8RequantParams {
   int32_t max = 127;
 };
 
+// The requantization of one exact sum, in plain C++ (the scalar variants'
+// and the reference the vector ones follow): round_half_even(float(acc) *
+// scale) + zero, clamped; the float value is clamped first (the bounds less
+// the zero point are integers, so the result is the same and the conversion
+// never sees a value outside int32).
+int8_t qs8_requantize(int32_t acc, float scale, const Qs8RequantParams& params);
+
 // A panel of nr columns of B, as the pack functions lay it out (panel
 // stride: qs8_gemm_panel_bytes or qd8_gemm_panel_bytes):
 //   int32 head[nr]   qs8: bias[n] - (a_zero + a_shift) * colsum[n]

@@ -4,7 +4,6 @@
 // do; the result is exact whenever it fits in int32.
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 
 #include "kernels/optimized/qs8-gemm/qs8_gemm.h"
 
@@ -34,17 +33,6 @@ void accumulate(size_t kp, const int8_t* a, const int8_t* w, uint32_t (&acc)[MR]
   }
 }
 
-int8_t requantize(uint32_t acc, float scale, const Qs8RequantParams* p) {
-  float v = static_cast<float>(static_cast<int32_t>(acc)) * scale;
-  // Clamped before rounding: the bounds are integers, so clamping first
-  // gives the same result, and the conversion never sees a huge value.
-  const float low = static_cast<float>(p->min - p->zero);
-  const float high = static_cast<float>(p->max - p->zero);
-  v = v < low ? low : (v > high ? high : v);
-  // nearbyint rounds half to even (the default rounding mode), as torch.round.
-  return static_cast<int8_t>(static_cast<int32_t>(std::nearbyint(v)) + p->zero);
-}
-
 template <size_t MR>
 void qs8_tile(size_t nr, size_t kp, const int8_t* a, const void* panel, int8_t* c,
               size_t c_stride, const Qs8RequantParams* params) {
@@ -56,7 +44,9 @@ void qs8_tile(size_t nr, size_t kp, const int8_t* a, const void* panel, int8_t* 
   accumulate<MR>(kp, a, panel_weights(panel), acc);
   const float* scale = panel_tail(panel, kp);
   for (size_t i = 0; i < MR; ++i) {
-    for (size_t j = 0; j < nr; ++j) c[i * c_stride + j] = requantize(acc[i][j], scale[j], params);
+    for (size_t j = 0; j < nr; ++j) {
+      c[i * c_stride + j] = qs8_requantize(static_cast<int32_t>(acc[i][j]), scale[j], *params);
+    }
   }
 }
 
