@@ -30,7 +30,8 @@ inline const int8_t* translate(const int8_t* p, size_t offset, const int8_t* zer
                    : zero;
 }
 
-// One tile of 16 channels of one pixel, tap t's inputs at in(t). Dot::add(acc, x, w) adds the int16 pair products of x and w.
+// One tile of 16 channels of one pixel, tap t's inputs at in(t).
+// Dot::add(acc, x, w) adds the int16 pair products of x and w.
 template <typename Dot, size_t T, typename In>
 __attribute__((always_inline)) inline void tile(size_t nt, In in, const uint8_t* w, int8_t* out,
                                                 const Qs8RequantParams* params) {
