@@ -18,6 +18,7 @@
 
 #include "kernels/optimized/cpu_features.h"
 #include "kernels/optimized/qs8-gemm/qs8_gemm.h"
+#include "kernels/optimized/qs8-gemm/qs8_gemm_tiling.h"
 #include "runtime/kernel/kernel_context.h"
 
 namespace ember::kernels::optimized {
@@ -67,21 +68,23 @@ size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 size_t round_up(size_t a, size_t b) { return ceil_div(a, b) * b; }
 size_t min_of(size_t a, size_t b) { return a < b ? a : b; }
 
-size_t a_value_bytes(const Qs8GemmConfig& cfg) { return cfg.a_format == Qs8AFormat::S16 ? 2 : 1; }
+size_t a_value_bytes(const Qs8Tiling& t) { return t.a_format == Qs8AFormat::S16 ? 2 : 1; }
 
 // Rows a tile may have with K padded to kp: the variant's mr where the A
 // buffer holds that many rows, fewer for a long K; 0 when not even one fits.
-size_t tile_rows(const Qs8GemmConfig& cfg, size_t kp) {
+size_t tile_rows(const Qs8Tiling& cfg, size_t kp) {
   const size_t row_bytes = kp * a_value_bytes(cfg);
   const size_t fit = row_bytes == 0 ? cfg.mr : kAPackBytes / row_bytes;
   return min_of(min_of(cfg.mr, kMaxMr), fit);
 }
 
+size_t padded_k(const Qs8Tiling& cfg, size_t ks, size_t kc) { return ks * round_up(kc, cfg.kr); }
+
 // Gathers mr rows of A into `out` (row-major, kp values a row) in the
 // variant's format: row i's tap p is the kc bytes at rows[p * tap_stride + i *
 // row_stride] (plus a_offset unless it is `zero`), padded to kcp values with
 // zeros (B's padded rows are zero, so any value would do).
-void pack_a(const Qs8GemmConfig& cfg, size_t mr, size_t kc, size_t ks, const int8_t* const* rows,
+void pack_a(const Qs8Tiling& cfg, size_t mr, size_t kc, size_t ks, const int8_t* const* rows,
             size_t tap_stride, size_t row_stride, size_t a_offset, const int8_t* zero,
             void* out) {
   const size_t kcp = round_up(kc, cfg.kr);
@@ -140,10 +143,10 @@ struct Plan {
   size_t m_chunks = 1;
 };
 
-Plan make_plan(const Qs8GemmConfig& cfg, size_t m, size_t n, size_t ks, size_t kc,
+Plan make_plan(const Qs8Tiling& cfg, size_t m, size_t n, size_t ks, size_t kc,
                size_t panel_bytes, KernelContext* ctx) {
   Plan plan;
-  plan.kp = qs8_gemm_padded_k(cfg, ks, kc);
+  plan.kp = padded_k(cfg, ks, kc);
   plan.panel_bytes = panel_bytes;
   plan.panels = ceil_div(n, cfg.nr);
   plan.rows = tile_rows(cfg, plan.kp);
@@ -178,7 +181,7 @@ Plan make_plan(const Qs8GemmConfig& cfg, size_t m, size_t n, size_t ks, size_t k
 // Runs tasks [begin, end) of `plan`; tile(mr, nr, a_packed, panel, i, j)
 // computes the mr x nr tile of C at (i, j) from the gathered rows.
 template <typename Tile>
-void run_tasks(const Qs8GemmConfig& cfg, const Plan& plan, size_t m, size_t n, size_t ks,
+void run_tasks(const Qs8Tiling& cfg, const Plan& plan, size_t m, size_t n, size_t ks,
                size_t kc, const RowSource& src, const uint8_t* packed_w, size_t begin, size_t end,
                Tile& tile) {
   // Left uninitialized: pack_a writes every value a tile reads.
@@ -212,7 +215,7 @@ void run_tasks(const Qs8GemmConfig& cfg, const Plan& plan, size_t m, size_t n, s
 }
 
 template <typename Tile>
-void run(const Qs8GemmConfig& cfg, size_t m, size_t n, size_t ks, size_t kc, size_t panel_bytes,
+void run(const Qs8Tiling& cfg, size_t m, size_t n, size_t ks, size_t kc, size_t panel_bytes,
          const RowSource& src, const void* packed_w, KernelContext* ctx, Tile tile) {
   const Plan plan = make_plan(cfg, m, n, ks, kc, panel_bytes, ctx);
   const uint8_t* w = static_cast<const uint8_t*>(packed_w);
@@ -229,7 +232,7 @@ void run(const Qs8GemmConfig& cfg, size_t m, size_t n, size_t ks, size_t kc, siz
 
 // Column sums of B and the packed weights of one panel (columns [n0, n0 +
 // nr)), shared by both packings; returns where the panel's tail starts.
-uint8_t* pack_panel(const Qs8GemmConfig& cfg, const Qs8Weights& w, size_t n0, int32_t* colsum,
+uint8_t* pack_panel(const Qs8Tiling& cfg, const Qs8Weights& w, size_t n0, int32_t* colsum,
                     uint8_t* panel) {
   const size_t nr = cfg.nr;
   const size_t kr = cfg.kr;
@@ -286,13 +289,31 @@ const Qs8GemmConfig& qs8_gemm_config() {
   return *chosen;
 }
 
+Qs8Tiling qs8_gemm_tiling(const Qs8GemmConfig& config) {
+  return {config.mr, config.nr, config.kr, config.a_format};
+}
+
 size_t qs8_gemm_padded_k(const Qs8GemmConfig& config, size_t ks, size_t kc) {
-  return ks * round_up(kc, config.kr);
+  return padded_k(qs8_gemm_tiling(config), ks, kc);
+}
+
+bool qs8_tiling_supports(const Qs8Tiling& tiling, size_t ks, size_t kc) {
+  if (kc != 0 && ks > kQs8GemmMaxK / kc) return false;  // ks * kc > kQs8GemmMaxK
+  return tiling.nr <= kMaxNr && tile_rows(tiling, padded_k(tiling, ks, kc)) > 0;
 }
 
 bool qs8_gemm_supports(const Qs8GemmConfig& config, size_t ks, size_t kc) {
-  if (kc != 0 && ks > kQs8GemmMaxK / kc) return false;  // ks * kc > kQs8GemmMaxK
-  return config.nr <= kMaxNr && tile_rows(config, qs8_gemm_padded_k(config, ks, kc)) > 0;
+  return qs8_tiling_supports(qs8_gemm_tiling(config), ks, kc);
+}
+
+void qs8_gemm_tiles(const Qs8Tiling& tiling, size_t m, size_t n, size_t k, const int8_t* a,
+                    size_t lda, size_t panel_bytes, const void* packed_w, KernelContext* ctx,
+                    Qs8TileFn tile) {
+  if (m == 0 || n == 0) return;
+  RowSource src;
+  src.a = a;
+  src.lda = lda;
+  run(tiling, m, n, 1, k, panel_bytes, src, packed_w, ctx, tile);
 }
 
 size_t qs8_gemm_panel_bytes(const Qs8GemmConfig& config, size_t ks, size_t kc) {
@@ -322,7 +343,8 @@ void qs8_gemm_pack_weights(const Qs8GemmConfig& config, const Qs8Weights& weight
   // The factor the variant's shifted A adds per unit of column sum.
   const uint32_t zero_total = static_cast<uint32_t>(a_zero) + static_cast<uint32_t>(config.a_shift);
   for (size_t n0 = 0; n0 < weights.n; n0 += nr, out += panel_bytes) {
-    float* tail = reinterpret_cast<float*>(pack_panel(config, weights, n0, colsum, out));
+    float* tail = reinterpret_cast<float*>(
+        pack_panel(qs8_gemm_tiling(config), weights, n0, colsum, out));
     int32_t* head = reinterpret_cast<int32_t*>(out);
     for (size_t j = 0; j < nr; ++j) {
       const size_t col = n0 + j;
@@ -343,7 +365,8 @@ void qd8_gemm_pack_weights(const Qs8GemmConfig& config, const Qs8Weights& weight
   int32_t colsum[kMaxNr];
   uint8_t* out = static_cast<uint8_t*>(packed);
   for (size_t n0 = 0; n0 < weights.n; n0 += nr, out += panel_bytes) {
-    float* tail = reinterpret_cast<float*>(pack_panel(config, weights, n0, colsum, out));
+    float* tail = reinterpret_cast<float*>(
+        pack_panel(qs8_gemm_tiling(config), weights, n0, colsum, out));
     int32_t* head = reinterpret_cast<int32_t*>(out);
     for (size_t j = 0; j < nr; ++j) {
       const size_t col = n0 + j;
@@ -362,7 +385,8 @@ bool qs8_gemm(const Qs8GemmConfig& cfg, const Qs8GemmProblem& p, KernelContext* 
   src.a = p.a;
   src.lda = p.lda;
   const size_t kp = qs8_gemm_padded_k(cfg, 1, p.k);
-  run(cfg, p.m, p.n, 1, p.k, qs8_gemm_panel_bytes(cfg, 1, p.k), src, p.packed_w, ctx,
+  run(qs8_gemm_tiling(cfg), p.m, p.n, 1, p.k, qs8_gemm_panel_bytes(cfg, 1, p.k), src, p.packed_w,
+      ctx,
       [&](size_t mr, size_t nr, const void* a, const uint8_t* panel, size_t i, size_t j) {
         cfg.gemm(mr, nr, kp, a, panel, p.c + i * p.ldc + j, p.ldc, &p.requant);
       });
@@ -376,7 +400,8 @@ bool qd8_f32_gemm(const Qs8GemmConfig& cfg, const Qd8F32GemmProblem& p, KernelCo
   src.a = p.a;
   src.lda = p.lda;
   const size_t kp = qs8_gemm_padded_k(cfg, 1, p.k);
-  run(cfg, p.m, p.n, 1, p.k, qd8_gemm_panel_bytes(cfg, 1, p.k), src, p.packed_w, ctx,
+  run(qs8_gemm_tiling(cfg), p.m, p.n, 1, p.k, qd8_gemm_panel_bytes(cfg, 1, p.k), src, p.packed_w,
+      ctx,
       [&](size_t mr, size_t nr, const void* a, const uint8_t* panel, size_t i, size_t j) {
         cfg.gemm_qd8_f32(mr, nr, kp, a, panel, p.c + i * p.ldc + j, p.ldc, p.a_zero + i,
                          p.a_scale + i, &p.params);
@@ -392,7 +417,8 @@ bool qs8_igemm(const Qs8GemmConfig& cfg, const Qs8IgemmProblem& p, KernelContext
   src.a_offset = p.a_offset;
   src.zero = p.zero;
   const size_t kp = qs8_gemm_padded_k(cfg, p.ks, p.kc);
-  run(cfg, p.m, p.n, p.ks, p.kc, qs8_gemm_panel_bytes(cfg, p.ks, p.kc), src, p.packed_w, ctx,
+  run(qs8_gemm_tiling(cfg), p.m, p.n, p.ks, p.kc, qs8_gemm_panel_bytes(cfg, p.ks, p.kc), src,
+      p.packed_w, ctx,
       [&](size_t mr, size_t nr, const void* a, const uint8_t* panel, size_t i, size_t j) {
         cfg.gemm(mr, nr, kp, a, panel, p.c + i * p.ldc + j, p.ldc, &p.requant);
       });
