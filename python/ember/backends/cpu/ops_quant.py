@@ -119,9 +119,13 @@ def _single_user(node: Any, user: Node) -> bool:
 
 @dataclass
 class Unit:
-    """A pattern lowered as one op at its last node: `nodes` are all of it."""
+    """A pattern lowered as one op at its last node: `nodes` are all of it.
+    `shared` (of `nodes`) may belong to other units too: a per-token
+    quantization that several linear layers read (q, k and v), which each
+    op then repeats on its own (the same numbers: it is deterministic)."""
     nodes: list[Node]
     lower: Callable[[Builder], int]
+    shared: list[Node] = field(default_factory=list)
     last: Node = field(init=False)
 
     def __post_init__(self) -> None:
@@ -274,8 +278,7 @@ def _dynamic_linear_unit(node: Node, is_constant: IsConstant,
     if isinstance(x, Node) and x.target is aten.view.default and _single_user(x, node):
         chain.append(x)
         x = x.args[0]
-    if not isinstance(x, Node) or x.target is not DEQUANTIZE_TOKEN or \
-            not _single_user(x, chain[0] if chain else node):
+    if not isinstance(x, Node) or x.target is not DEQUANTIZE_TOKEN:
         return None
     dq = x
     qt = dq.args[0]
@@ -326,11 +329,11 @@ def _dynamic_linear_unit(node: Node, is_constant: IsConstant,
         b.op(OpParams.OpParams.Qd8Linear, params, [xv], result)
         return result
 
-    nodes = [choose, scale, zero, qt, dq, *chain, *(n for n in (unpack,) if n is not None),
-             weight, wt, node]
+    shared = [choose, scale, zero, qt, dq]
+    nodes = [*shared, *chain, *(n for n in (unpack,) if n is not None), weight, wt, node]
     if last is not node:
         nodes.append(last)
-    return Unit(nodes, lower)
+    return Unit(nodes, lower, shared)
 
 
 def _weights(b: Builder, params: Any, weight: Node, bias: Any,
@@ -374,11 +377,15 @@ def units(graph: torch.fx.Graph, is_constant: IsConstant,
     for node in graph.nodes:
         for match in _UNITS.get(node.target, ()) if node.op == "call_function" else ():
             unit = match(node, is_constant, constant)
-            if unit is not None and not taken & set(unit.nodes):
+            if unit is not None and not taken & (set(unit.nodes) - set(unit.shared)):
                 found.append(unit)
-                taken.update(unit.nodes)
+                taken.update(set(unit.nodes) - set(unit.shared))
                 break
-    return found
+    # A shared node's readers must all be in units, else its value is needed.
+    inside: set[Node] = set()
+    for unit in found:
+        inside.update(unit.nodes)
+    return [u for u in found if all(set(n.users) <= inside for n in u.shared)]
 
 
 def find(subgraph: ProgramGraph) -> dict[Node, Callable[[Builder, Node], int] | None]:
