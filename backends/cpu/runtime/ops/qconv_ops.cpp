@@ -3,7 +3,11 @@
 // per-channel requantization scales: a depthwise one on qs8-dwconv, a 1x1
 // stride-1 unpadded one as one GEMM over the pixels (qs8-gemm), any other on
 // the indirect qs8 GEMM (per output pixel and tap a pointer to the input
-// pixel's channels; padding points at a row of the input's zero point).
+// pixel's channels; padding points at a row of the input's zero point),
+// except one of few input channels (an RGB stem): 3 channels a tap would
+// leave the GEMM's k-groups mostly padding, so each run copies its input
+// into a zero-point-padded image (C <= 4: a small copy) whose kernel rows
+// are runs of kw * C bytes, kh taps for the indirect GEMM.
 #include <new>
 
 #include "backends/cpu/runtime/ops/qs8_util.h"
@@ -17,7 +21,7 @@ using namespace kernels::optimized;  // NOLINT: the qs8 families' names
 
 class Qs8ConvOp final : public CpuOp {
  public:
-  enum class Path { Pointwise, Indirect, Depthwise };
+  enum class Path { Pointwise, Indirect, Depthwise, Rows };
 
   uint32_t x, out;
   Path path;
@@ -31,6 +35,8 @@ class Qs8ConvOp final : public CpuOp {
   const Qs8GemmConfig* gemm = nullptr;
   const Qs8DwconvConfig* dw = nullptr;
   Qs8DwconvShape dw_shape{};
+  Qs8ConvShape shape{};  // Rows
+  int8_t a_zero = 0;
 
   ~Qs8ConvOp() override {
     delete_bytes(packed);
@@ -39,6 +45,31 @@ class Qs8ConvOp final : public CpuOp {
   }
   size_t owned_bytes() const override {
     return packed_bytes + in_c + indirection_size * sizeof(int8_t*);
+  }
+  size_t temp_bytes(size_t) const override {
+    return path == Path::Rows ? shape.batch * padded_h() * padded_w() * in_c : 0;
+  }
+
+  // Rows: the input copied into a zero-point-padded image, so that each
+  // kernel row of a pixel's taps is one run of kw * C bytes.
+  size_t padded_h() const { return shape.in_h + 2 * shape.pad_h; }
+  size_t padded_w() const { return shape.in_w + 2 * shape.pad_w; }
+  void pad_input(const int8_t* in, int8_t* padded, ThreadPool* pool) const {
+    const size_t hp = padded_h(), row = padded_w() * in_c;
+    const size_t edge = shape.pad_w * in_c, inner = shape.in_w * in_c;
+    parallel_for(pool, static_cast<int64_t>(shape.batch * hp), 32, [&](int64_t begin, int64_t end) {
+      for (size_t r = static_cast<size_t>(begin); r < static_cast<size_t>(end); ++r) {
+        int8_t* dst = padded + r * row;
+        const size_t y = r % hp;
+        if (y < shape.pad_h || y >= shape.pad_h + shape.in_h) {
+          std::memset(dst, a_zero, row);
+          continue;
+        }
+        std::memset(dst, a_zero, edge);
+        std::memcpy(dst + edge, in + ((r / hp) * shape.in_h + y - shape.pad_h) * inner, inner);
+        std::memset(dst + edge + inner, a_zero, edge);
+      }
+    });
   }
 
   void run(const ExecState& state) const override {
@@ -81,9 +112,30 @@ class Qs8ConvOp final : public CpuOp {
       case Path::Depthwise:
         qs8_dwconv(*dw, dw_shape, indirection, zero, packed, in, o, requant, state.pool);
         break;
+      case Path::Rows: {
+        int8_t* padded = static_cast<int8_t*>(state.op_temp);
+        pad_input(in, padded, state.pool);
+        Qs8IgemmProblem p;
+        p.m = pixels;
+        p.n = out_c;
+        p.kc = shape.kw * in_c;
+        p.ks = shape.kh;
+        p.indirection = indirection;
+        p.a_offset = reinterpret_cast<uintptr_t>(padded);
+        p.zero = zero;
+        p.packed_w = packed;
+        p.c = o;
+        p.ldc = out_c;
+        p.requant = requant;
+        qs8_igemm(*gemm, p, state.kernel_context);
+        break;
+      }
     }
   }
 };
+
+// Input channels up to which a convolution takes the Rows path (an RGB stem).
+constexpr int64_t kRowsMaxChannels = 4;
 
 int32_t param(const flatbuffers::Vector<int32_t>* v, size_t i, int32_t fallback) {
   return v != nullptr && v->size() > i ? v->Get(static_cast<flatbuffers::uoffset_t>(i)) : fallback;
@@ -186,6 +238,62 @@ Result<CpuOp*> make_qs8_conv2d(const BuildContext& ctx, const cpu_fb::Op* op) {
   }
   const bool pointwise = kh == 1 && kw == 1 && sh == 1 && sw == 1 && ph == 0 && pw == 0 &&
                          groups == 1;
+  const Qs8ConvShape shape{z(batch), z(in_h), z(in_w), z(in_c), z(out_h), z(out_w), z(kh),
+                           z(kw),    z(sh),   z(sw),   z(ph),   z(pw),    z(dh),    z(dw)};
+  if (!pointwise && groups == 1 && in_c <= kRowsMaxChannels && dw == 1 && kw > 1 &&
+      qs8_gemm_supports(*made->gemm, made->taps / z(kw), z(kw) * made->in_c)) {
+    // An indirect GEMM of kh taps of kw * C bytes: the weights in (ky, kx,
+    // channel) order, kernel rows as taps.
+    made->path = Qs8ConvOp::Path::Rows;
+    made->shape = shape;
+    made->a_zero = a_zero;
+    const size_t row_k = z(kw) * made->in_c, k = made->taps * made->in_c;
+    int8_t* reordered = reinterpret_cast<int8_t*>(new_bytes(k * co));
+    made->packed_bytes = qs8_gemm_packed_size(*made->gemm, z(kh), row_k, co);
+    made->packed = new_bytes(made->packed_bytes);
+    made->indirection_size = made->pixels * z(kh);
+    made->indirection = new (std::nothrow) const int8_t*[made->indirection_size + 1];
+    // Zeros for the driver's padding rows: a whole kernel row's worth.
+    delete_bytes(reinterpret_cast<uint8_t*>(made->zero));
+    made->zero = reinterpret_cast<int8_t*>(new_bytes(row_k));
+    if (reordered == nullptr || made->packed == nullptr || made->indirection == nullptr ||
+        made->zero == nullptr) {
+      delete_bytes(reinterpret_cast<uint8_t*>(reordered));
+      delete made;
+      return Error::MemoryAllocationFailed;
+    }
+    std::memset(made->zero, a_zero, row_k);
+    for (size_t o = 0; o < co; ++o) {
+      for (size_t t = 0; t < made->taps; ++t) {
+        for (size_t c = 0; c < made->in_c; ++c) {
+          reordered[(o * made->taps + t) * made->in_c + c] =
+              weight[(o * made->in_c + c) * made->taps + t];
+        }
+      }
+    }
+    Qs8Weights weights;
+    weights.data = reordered;
+    weights.ks = z(kh);
+    weights.kc = row_k;
+    weights.n = co;
+    weights.tap_stride = static_cast<ptrdiff_t>(row_k);
+    weights.k_stride = 1;
+    weights.n_stride = static_cast<ptrdiff_t>(k);
+    qs8_gemm_pack_weights(*made->gemm, weights, channels.bias, p->input_zero(), channels.scale,
+                          made->packed);
+    delete_bytes(reinterpret_cast<uint8_t*>(reordered));
+    // Pixel m's kernel row ky starts at padded pixel (n, oy * sh + ky * dh, ox * sw).
+    const size_t hp = made->padded_h(), wp = made->padded_w();
+    for (size_t m = 0; m < made->pixels; ++m) {
+      const size_t n = m / z(out_h * out_w), oy = m / z(out_w) % z(out_h), ox = m % z(out_w);
+      for (size_t ky = 0; ky < z(kh); ++ky) {
+        const size_t pixel = (n * hp + oy * z(sh) + ky * z(dh)) * wp + ox * z(sw);
+        made->indirection[m * z(kh) + ky] =
+            reinterpret_cast<const int8_t*>(static_cast<uintptr_t>(pixel * made->in_c));
+      }
+    }
+    return static_cast<CpuOp*>(made);
+  }
   made->path = pointwise ? Qs8ConvOp::Path::Pointwise : Qs8ConvOp::Path::Indirect;
   // Per group, packed panels (a multiple of 4 bytes: groups stay aligned).
   const size_t group_bytes = (qs8_gemm_packed_size(*made->gemm, made->taps, cg, og) + 63) / 64 * 64;
@@ -208,8 +316,6 @@ Result<CpuOp*> make_qs8_conv2d(const BuildContext& ctx, const cpu_fb::Op* op) {
                           channels.scale + g * og, made->packed + g * group_bytes);
   }
   if (pointwise) return static_cast<CpuOp*>(made);
-  const Qs8ConvShape shape{z(batch), z(in_h), z(in_w), z(in_c), z(out_h), z(out_w), z(kh),
-                           z(kw),    z(sh),   z(sw),   z(ph),   z(pw),    z(dh),    z(dw)};
   made->indirection_size = qs8_igemm_indirection_size(shape);
   made->indirection = new (std::nothrow) const int8_t*[made->indirection_size + 1];
   if (made->indirection == nullptr) {
