@@ -151,6 +151,7 @@ def test_classifier_runs_in_one_delegate_as_portable(tmp_path):
         assert sqnr(qmodel(x), actual[0]) > 30.0
 
 
+@pytest.mark.slow
 def test_mobilenet_v2_int8_matches_portable(tmp_path):
     from examples.models import mobilenet_v2
 
@@ -217,3 +218,63 @@ def test_quantized_files_stay_small_with_the_backend():
     float_bytes = len(ember.export(mlp, (x,)).buffer)
     four_bit = len(ember.export(_quantize(mlp, x, scheme="8da4w", group_size=32), (x,)).buffer)
     assert four_bit <= 0.2 * float_bytes, four_bit / float_bytes
+
+
+class _Tampering(RecordingCpuBackend):
+    """The CPU backend with one change made to each blob it writes (a
+    malformed blob: the runtime must refuse it at load, never crash)."""
+
+    def __init__(self, change):
+        super().__init__()
+        self.change = change
+
+    def preprocess(self, subgraph, compile_specs):
+        import flatbuffers
+        from ember.cpu_fb import Graph
+
+        blob = super().preprocess(subgraph, compile_specs)
+        graph = Graph.GraphT.InitFromObj(Graph.Graph.GetRootAs(blob, 0))
+        self.change(graph)
+        builder = flatbuffers.Builder(1024)
+        builder.Finish(graph.Pack(builder), file_identifier=b"ECP1")
+        return bytes(builder.Output())
+
+
+def _first(graph, kind):
+    from ember.cpu_fb import OpParams
+
+    return next(op for op in graph.ops if op.paramsType == getattr(OpParams.OpParams, kind))
+
+
+def _int8_input_to_float_op(graph):
+    from ember.cpu_fb import DataType
+
+    op = _first(graph, "Reduce")  # the mean, on floats: init refuses it first
+    graph.values[op.outputs[0]].dtype = DataType.DataType.Int8
+
+
+def _scales_are_the_weights(graph):
+    op = _first(graph, "Qs8Conv2d")
+    op.params.weightScales = op.params.weight
+
+
+def _empty_clamp(graph):
+    op = _first(graph, "Qs8Conv2d")
+    op.params.outMin, op.params.outMax = 5, 4
+
+
+def _conv_reads_float(graph):
+    from ember.cpu_fb import DataType
+
+    graph.values[_first(graph, "Qs8Conv2d").inputs[0]].dtype = DataType.DataType.Float32
+
+
+@pytest.mark.parametrize("change", [_int8_input_to_float_op, _scales_are_the_weights,
+                                    _empty_clamp, _conv_reads_float])
+def test_malformed_int8_blobs_are_refused_at_load(change, tmp_path):
+    model = _seeded(Classifier())
+    x = torch.randn(1, 3, 16, 16)
+    path = str(tmp_path / "bad.pte")
+    ember.export(_quantize(model, x, samples=1), (x,), backends=[_Tampering(change)]).save(path)
+    with pytest.raises(Exception, match="(?i)invalid|delegate|init|backend"):
+        ember.runtime.load(path).forward(x)
