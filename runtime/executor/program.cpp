@@ -92,6 +92,8 @@ Error validate_unions(const fb::Program* program) {
 Result<Program> Program::load(DataLoader* loader, Verification verification) {
   EMBER_CHECK_OR_RETURN(loader != nullptr, Error::InvalidArgument, "no data loader");
   EMBER_ASSIGN_OR_RETURN(const size_t file_size, loader->size());
+  EMBER_CHECK_OR_RETURN(file_size > 0, Error::InvalidProgram,
+                        "the file is empty, not a .pte program");
   EMBER_CHECK_OR_RETURN(file_size >= 16, Error::InvalidProgram,
                         "file is too small (%zu bytes) to be a program", file_size);
 
@@ -237,6 +239,16 @@ const char* MethodMeta::name() const { return plan_->name() ? plan_->name()->c_s
 size_t MethodMeta::num_inputs() const { return plan_->inputs() ? plan_->inputs()->size() : 0; }
 size_t MethodMeta::num_outputs() const { return plan_->outputs() ? plan_->outputs()->size() : 0; }
 
+const char* MethodMeta::input_name(size_t index) const {
+  const auto* meta = plan_->container_meta_type();
+  const auto* names = meta != nullptr ? meta->input_names() : nullptr;
+  if (names == nullptr || index >= names->size() ||
+      names->Get(static_cast<flatbuffers::uoffset_t>(index)) == nullptr) {
+    return "";
+  }
+  return names->Get(static_cast<flatbuffers::uoffset_t>(index))->c_str();
+}
+
 size_t MethodMeta::num_planned_buffers() const {
   const auto* sizes = plan_->non_const_buffer_sizes();
   return sizes && sizes->size() > 0 ? sizes->size() - 1 : 0;
@@ -249,6 +261,8 @@ size_t MethodMeta::planned_buffer_size(size_t index) const {
   const int64_t size = plan_->non_const_buffer_sizes()->Get(index + 1);
   return size < 0 ? 0 : static_cast<size_t>(size);
 }
+
+size_t MethodMeta::planned_bytes() const { return Method::planned_bytes(plan_); }
 
 size_t MethodMeta::method_table_bytes() const { return Method::table_bytes(plan_); }
 

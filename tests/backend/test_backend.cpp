@@ -191,6 +191,10 @@ void TestBackend::destroy(DelegateHandle* handle) const {
   for (uint32_t c = 0; c < plan->num_constants; ++c) delete[] plan->constant_data[c];
 }
 
+size_t TestBackend::num_outputs(DelegateHandle* handle) const {
+  return static_cast<const Plan*>(handle)->num_outputs;
+}
+
 size_t TestBackend::owned_bytes(DelegateHandle* handle) const {
   return static_cast<const Plan*>(handle)->owned_bytes;
 }

@@ -48,18 +48,28 @@ class ProgramBuilder {
         fb::CreateKernelCall(b_, static_cast<int32_t>(op), b_.CreateVector(args)).Union()));
   }
 
+  // One method per name, each running the same instructions.
   std::vector<uint8_t> finish(const std::vector<int32_t>& inputs,
-                              const std::vector<int32_t>& outputs) {
+                              const std::vector<int32_t>& outputs,
+                              const std::vector<std::string>& method_names = {"forward"}) {
     auto chain = fb::CreateChain(b_, b_.CreateVector(inputs), b_.CreateVector(outputs),
                                  b_.CreateVector(instructions_));
     std::vector<flatbuffers::Offset<fb::Chain>> chains = {chain};
     std::vector<int64_t> buffer_sizes = {0, static_cast<int64_t>(arena_size_)};
     std::vector<flatbuffers::Offset<fb::BackendDelegate>> delegates;
-    auto plan = fb::CreateExecutionPlan(b_, b_.CreateString("forward"), 0, b_.CreateVector(values_),
-                                        b_.CreateVector(inputs), b_.CreateVector(outputs),
-                                        b_.CreateVector(chains), b_.CreateVector(operators_),
-                                        b_.CreateVector(delegates), b_.CreateVector(buffer_sizes));
-    std::vector<flatbuffers::Offset<fb::ExecutionPlan>> plans = {plan};
+    const auto values = b_.CreateVector(values_);
+    const auto input_vector = b_.CreateVector(inputs);
+    const auto output_vector = b_.CreateVector(outputs);
+    const auto chain_vector = b_.CreateVector(chains);
+    const auto operator_vector = b_.CreateVector(operators_);
+    const auto delegate_vector = b_.CreateVector(delegates);
+    const auto size_vector = b_.CreateVector(buffer_sizes);
+    std::vector<flatbuffers::Offset<fb::ExecutionPlan>> plans;
+    for (const std::string& name : method_names) {
+      plans.push_back(fb::CreateExecutionPlan(b_, b_.CreateString(name), 0, values, input_vector,
+                                              output_vector, chain_vector, operator_vector,
+                                              delegate_vector, size_vector));
+    }
     b_.Finish(fb::CreateProgram(b_, 0, b_.CreateVector(plans)), "ET12");
     return std::vector<uint8_t>(b_.GetBufferPointer(), b_.GetBufferPointer() + b_.GetSize());
   }

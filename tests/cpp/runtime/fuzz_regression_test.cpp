@@ -1,0 +1,73 @@
+// Every input the fuzzers (tests/fuzz, `make fuzz`) ever crashed on, kept
+// under tests/fuzz/regressions/, replayed through all three harnesses on
+// every test run: each must return normally (under ASan and UBSan in
+// `make asan`), and the seeds must still run, so the harnesses themselves
+// cannot rot.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "method_harness.h"
+#include "runtime/core/log.h"
+#include "tests/fuzz/fuzz_harness.h"
+
+namespace ember {
+namespace {
+
+std::vector<std::string> files_in(const std::string& relative) {
+  std::vector<std::string> files;
+  const std::filesystem::path dir = testing::source_path(relative);
+  if (!std::filesystem::is_directory(dir)) return files;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
+    if (entry.is_regular_file()) {
+      files.push_back(std::filesystem::relative(entry.path(), testing::source_path("")).string());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::vector<std::string> replayed_files() {
+  std::vector<std::string> files = files_in("tests/fuzz/regressions");
+  for (const std::string& seed : files_in("tests/fuzz/seeds")) files.push_back(seed);
+  return files;
+}
+
+std::vector<uint8_t> read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+class FuzzReplay : public ::testing::TestWithParam<std::string> {
+ protected:
+  static void SetUpTestSuite() {
+    threshold_ = log_threshold();
+    fuzz::setup();
+  }
+  static void TearDownTestSuite() { set_log_threshold(threshold_); }
+  static LogLevel threshold_;
+};
+LogLevel FuzzReplay::threshold_ = LogLevel::Info;
+
+TEST_P(FuzzReplay, EveryHarnessReturns) {
+  const std::vector<uint8_t> bytes = read_bytes(testing::source_path(GetParam()));
+  fuzz::load_program(bytes.data(), bytes.size());
+  fuzz::init_methods(bytes.data(), bytes.size());
+  fuzz::execute_methods(bytes.data(), bytes.size());
+}
+
+INSTANTIATE_TEST_SUITE_P(Inputs, FuzzReplay, ::testing::ValuesIn(replayed_files()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string name;
+                           for (char ch : info.param) name += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+                           return name;
+                         });
+
+}  // namespace
+}  // namespace ember

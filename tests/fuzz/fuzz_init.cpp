@@ -1,0 +1,15 @@
+// libFuzzer harness: load, then method init (tests/fuzz/fuzz_harness.h).
+#include <cstddef>
+#include <cstdint>
+
+#include "tests/fuzz/fuzz_harness.h"
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  ember::fuzz::setup();
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  ember::fuzz::init_methods(data, size);
+  return 0;
+}
