@@ -114,8 +114,9 @@ FUZZ_HARNESSES := load init execute
 FUZZ_FLAGS ?= -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1
 fuzz: .apt-ok
 	@echo "== fuzz [1/3] configure $(FUZZ_BUILD) (clang, libFuzzer, ASan + UBSan)"
-	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DEMBER_FUZZ=ON -DEMBER_BUILD_TESTS=OFF $(LAUNCHER) >/dev/null
+	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release \
+	  -DCMAKE_CXX_FLAGS_RELEASE="-O1 -gline-tables-only" -DEMBER_FUZZ=ON -DEMBER_BUILD_TESTS=OFF \
+	  $(LAUNCHER) >/dev/null
 	@echo "== fuzz [2/3] build the harnesses (cold: ~10 CPU-minutes, mostly the kernels)"
 	ninja -C $(FUZZ_BUILD) -j$(JOBS) $(addprefix ember_fuzz_,$(FUZZ_HARNESSES))
 	@mkdir -p $(FUZZ_BUILD)/seeds

@@ -19,8 +19,9 @@ bool is_out_param(const KernelEntry& kernel, Span<EValue* const> args, size_t i)
 // After its parameters a call passes the schema's returns, which alias its
 // outs: Ember writes one value (the out, the Tensor[] out, or a list of the
 // outs), ExecuTorch each out again. Anything else, a call with more values
-// than the schema has, is refused; writes why into `why`. Assumes `args`
-// passed check_args.
+// than the schema has, is refused; writes why into `why`. Boxed kernels
+// (KernelEntry::num_params 0, the prim ops) check their own count. Assumes
+// `args` passed check_args.
 bool check_kernel_returns(const KernelEntry& kernel, Span<EValue* const> args, char* why,
                           size_t why_size);
 

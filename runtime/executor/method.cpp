@@ -763,15 +763,17 @@ Error Method::check_moves_of_readonly() const {
   return Error::Ok;
 }
 
+Error Method::refuse_concurrent_call() const {
+  // last_error_ belongs to the thread inside; this one's reason goes to its
+  // own last_error_message().
+  EMBER_LOG(Error, "method '%s' is in use by another thread: a method runs one call at a time",
+            plan_name());
+  return Error::InvalidState;
+}
+
 Error Method::set_input(size_t index, const Tensor& src) {
   CallGuard guard(busy_);
-  if (!guard.held()) {
-    // last_error_ belongs to the thread inside; this one's reason goes to
-    // its own last_error_message().
-    EMBER_LOG(Error, "method '%s' is in use by another thread: a method runs one call at a time",
-              plan_name());
-    return Error::InvalidState;
-  }
+  if (!guard.held()) return refuse_concurrent_call();
   return set_tensor_input(index, src);
 }
 
@@ -828,13 +830,11 @@ Error Method::set_tensor_input(size_t index, const Tensor& src) {
     // static must match exactly, when the program says which those are.
     const auto* spec = plan_->values()->Get(static_cast<flatbuffers::uoffset_t>(
                                                 input_indices_[index]))->val_as_Tensor();
-    const auto* meta = plan_->container_meta_type();
-    const auto* masks = meta != nullptr ? meta->input_dynamic_dims() : nullptr;
-    const bool known = masks != nullptr && index < masks->size();
-    const uint32_t dynamic = known ? masks->Get(static_cast<flatbuffers::uoffset_t>(index)) : 0;
+    const Result<MethodMeta::TensorInfo> info = MethodMeta(plan_).input_tensor_info(index);
+    const uint32_t dynamic = info.ok() ? info->dynamic_dims : ~0u;
     for (int d = 0; d < dst.dim(); ++d) {
       const int64_t bound = spec->sizes()->Get(static_cast<flatbuffers::uoffset_t>(d));
-      if (known && (dynamic >> d & 1) == 0 && src.size(d) != bound) {
+      if ((dynamic >> d & 1) == 0 && src.size(d) != bound) {
         set_error("%s: dim %d must be %lld, got %lld (the model was exported with only other "
                   "dims dynamic)", input, d, static_cast<long long>(bound),
                   static_cast<long long>(src.size(d)));
@@ -874,11 +874,7 @@ Error Method::set_tensor_input(size_t index, const Tensor& src) {
 
 Error Method::set_input(size_t index, const EValue& value) {
   CallGuard guard(busy_);
-  if (!guard.held()) {
-    EMBER_LOG(Error, "method '%s' is in use by another thread: a method runs one call at a time",
-              plan_name());
-    return Error::InvalidState;
-  }
+  if (!guard.held()) return refuse_concurrent_call();
   if (index >= num_inputs_) {
     set_error("input index %zu out of range: the method takes %zu inputs", index, num_inputs_);
     return Error::InvalidArgument;
@@ -915,11 +911,7 @@ const char* Method::instruction_name(size_t index) const {
 
 Error Method::execute() {
   CallGuard guard(busy_);
-  if (!guard.held()) {
-    EMBER_LOG(Error, "method '%s' is in use by another thread: a method runs one call at a time",
-              plan_name());
-    return Error::InvalidState;
-  }
+  if (!guard.held()) return refuse_concurrent_call();
   return run_instructions();
 }
 
@@ -999,7 +991,10 @@ Error Method::run_instructions() {
           truth = cond.to_bool();
         } else if (cond.is_tensor() && cond.to_tensor().scalar_type() == ScalarType::Bool &&
                    cond.to_tensor().numel() == 1) {
-          truth = *cond.to_tensor().const_data_ptr<bool>();
+          // As a byte: memory no kernel wrote (a malformed program) may
+          // hold any value, and loading one that is not 0 or 1 as a bool is
+          // undefined behaviour.
+          truth = *cond.to_tensor().const_data_ptr<uint8_t>() != 0;
         } else {
           set_error("instruction %zu: jump condition is a %s, not a bool", pc, cond.tag_name());
           return Error::InvalidProgram;

@@ -147,6 +147,7 @@ class Method final {
   // "input 3 (mask)" for messages.
   void input_label(size_t index, char* label, size_t size) const;
   Error run_instructions();
+  Error refuse_concurrent_call() const;
   const char* plan_name() const;
   void set_error(const char* format, ...) __attribute__((format(printf, 2, 3)));
 

@@ -280,13 +280,24 @@ Result<MethodMeta::TensorInfo> MethodMeta::tensor_info(int32_t value_index) cons
   info.sizes = t->sizes() ? Span<const int32_t>(t->sizes()->data(), t->sizes()->size())
                           : Span<const int32_t>();
   info.dynamic = t->shape_dynamism() != fb::TensorShapeDynamism::STATIC;
+  const size_t dim = info.sizes.size();
+  info.dynamic_dims = !info.dynamic ? 0u : dim >= 32 ? ~0u : (1u << dim) - 1;
   return info;
+}
+
+uint32_t MethodMeta::dynamic_dims_of_input(size_t index, const TensorInfo& info) const {
+  const auto* meta = plan_->container_meta_type();
+  const auto* masks = meta != nullptr ? meta->input_dynamic_dims() : nullptr;
+  if (!info.dynamic || masks == nullptr || index >= masks->size()) return info.dynamic_dims;
+  return masks->Get(static_cast<flatbuffers::uoffset_t>(index));
 }
 
 Result<MethodMeta::TensorInfo> MethodMeta::input_tensor_info(size_t index) const {
   EMBER_CHECK_OR_RETURN(index < num_inputs(), Error::InvalidArgument,
                         "input index %zu out of range", index);
-  return tensor_info(plan_->inputs()->Get(index));
+  EMBER_ASSIGN_OR_RETURN(TensorInfo info, tensor_info(plan_->inputs()->Get(index)));
+  info.dynamic_dims = dynamic_dims_of_input(index, info);
+  return info;
 }
 
 Result<MethodMeta::TensorInfo> MethodMeta::output_tensor_info(size_t index) const {

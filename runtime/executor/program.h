@@ -30,6 +30,9 @@ class MethodMeta final {
     ScalarType dtype;
     Span<const int32_t> sizes;  // upper bounds for dynamic dims
     bool dynamic;
+    // Bit d: dim d may vary (up to its size). For a dynamic input of a
+    // program that does not say which dims are dynamic, every dim.
+    uint32_t dynamic_dims;
   };
   const char* name() const;
   size_t num_inputs() const;
@@ -54,6 +57,7 @@ class MethodMeta final {
   friend class Method;
   explicit MethodMeta(const fb::ExecutionPlan* plan) : plan_(plan) {}
   Result<TensorInfo> tensor_info(int32_t value_index) const;
+  uint32_t dynamic_dims_of_input(size_t index, const TensorInfo& info) const;
   const fb::ExecutionPlan* plan_;
 };
 

@@ -168,7 +168,7 @@ bool make_input(const MethodMeta& meta, const Method& method, size_t index, Choi
   uint64_t numel = 1;
   for (size_t d = 0; d < dim; ++d) {
     int64_t s = info->sizes[d];
-    if (info->dynamic) {
+    if ((info->dynamic_dims >> d & 1) != 0) {
       const uint64_t pick = choices.below(16);
       if (pick == 0) s += 1;  // past the bound: must be refused
       else if (pick < 8) s = static_cast<int64_t>(choices.below(static_cast<uint64_t>(s) + 1));

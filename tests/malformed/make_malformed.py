@@ -335,6 +335,9 @@ def _cases() -> list[Case]:
     case("delegate_segment_out_of_range", "delegated",
          lambda p: _set(p.plan().delegates[0].processed, index=99), it, "InvalidProgram",
          "segment index 99 out of range")
+    case("delegate_segment_past_file", "delegated",
+         lambda p: _set(p.program.segments[1], offset=1 << 40), ip, "InvalidProgram",
+         "segment 1 [1099511627776, +236) lies outside the file")
     case("delegate_inline_data_out_of_range", "delegated",
          lambda p: _set(p.plan().delegates[0].processed, location=DataLocation.INLINE, index=3),
          it, "InvalidProgram", "delegate 0: inline data 3 out of range")

@@ -7,14 +7,20 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <filesystem>
+#include <memory>
 #include <fstream>
 #include <iterator>
 #include <string>
 #include <vector>
 
+#include "backends/cpu/runtime/cpu_backend.h"
+#include "extension/module/module.h"
 #include "method_harness.h"
 #include "runtime/core/log.h"
+#include "tensor_factory.h"
+#include "tests/backend/test_backend.h"
 #include "tests/fuzz/fuzz_harness.h"
 
 namespace ember {
@@ -62,12 +68,47 @@ TEST_P(FuzzReplay, EveryHarnessReturns) {
   fuzz::execute_methods(bytes.data(), bytes.size());
 }
 
-INSTANTIATE_TEST_SUITE_P(Inputs, FuzzReplay, ::testing::ValuesIn(replayed_files()),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                           std::string name;
-                           for (char ch : info.param) name += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
-                           return name;
-                         });
+// The seeds are valid programs, so that the fuzzer starts from every path
+// rather than from errors: each loads and runs on zero inputs.
+class FuzzSeed : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(FuzzSeed, LoadsAndRuns) {
+  cpu::register_cpu_backend();
+  testing::register_test_backend();
+  ModuleOptions options;
+  options.num_threads = 1;
+  Result<std::unique_ptr<Module>> module =
+      Module::load(testing::source_path(GetParam()).c_str(), options);
+  ASSERT_TRUE(module.ok()) << last_error_message();
+  Result<Method*> method = module.get()->method("forward");
+  ASSERT_TRUE(method.ok()) << module.get()->last_error();
+  Result<MethodMeta> meta = module.get()->method_meta();
+  std::vector<std::vector<uint8_t>> data(meta->num_inputs());
+  std::vector<std::unique_ptr<testing::OwnedTensor>> tensors;
+  std::vector<EValue> inputs;
+  for (size_t i = 0; i < meta->num_inputs(); ++i) {
+    Result<MethodMeta::TensorInfo> info = meta->input_tensor_info(i);
+    ASSERT_TRUE(info.ok());
+    tensors.push_back(std::make_unique<testing::OwnedTensor>(
+        info->dtype, std::vector<int32_t>(info->sizes.begin(), info->sizes.end())));
+    std::memset(tensors.back()->tensor().mutable_data_ptr(), 0, tensors.back()->tensor().nbytes());
+    inputs.emplace_back(&tensors.back()->tensor());
+  }
+  EXPECT_EQ(module.get()->run("forward", Span<const EValue>(inputs.data(), inputs.size())),
+            Error::Ok)
+      << module.get()->last_error();
+}
+
+std::string param_name(const ::testing::TestParamInfo<std::string>& info) {
+  std::string name;
+  for (char ch : info.param) name += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, FuzzSeed, ::testing::ValuesIn(files_in("tests/fuzz/seeds")),
+                         param_name);
+
+INSTANTIATE_TEST_SUITE_P(Inputs, FuzzReplay, ::testing::ValuesIn(replayed_files()), param_name);
 
 }  // namespace
 }  // namespace ember

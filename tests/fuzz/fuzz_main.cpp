@@ -1,4 +1,5 @@
-// libFuzzer harness: load, init and execute on inputs derived from the bytes (tests/fuzz/fuzz_harness.h).
+// The libFuzzer entry point of one harness (tests/fuzz/fuzz_harness.h), the
+// function EMBER_FUZZ_HARNESS names: CMakeLists.txt builds one binary each.
 #include <cstddef>
 #include <cstdint>
 
@@ -10,6 +11,6 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  ember::fuzz::execute_methods(data, size);
+  ember::fuzz::EMBER_FUZZ_HARNESS(data, size);
   return 0;
 }
