@@ -129,7 +129,7 @@ fuzz: .apt-ok
 	  $(FUZZ_BUILD)/ember_fuzz_$$h $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SECONDS) \
 	    -dict=tests/fuzz/pte.dict -artifact_prefix=$(FUZZ_BUILD)/findings/$$h/ \
 	    $(FUZZ_BUILD)/corpus/$$h $(FUZZ_BUILD)/seeds 2>&1 \
-	    | grep --line-buffered -E '^#[0-9]+.*(INITED|DONE|REDUCE|pulse)|^stat::|ERROR|SUMMARY|Test unit written' \
+	    | grep --line-buffered -E '^#[0-9]+.*(INITED|DONE|pulse)|^stat::|ERROR|SUMMARY|Test unit written' \
 	    || true; \
 	done
 	@findings=$$(find $(FUZZ_BUILD)/findings -type f | wc -l); \

@@ -87,6 +87,43 @@ Error validate_unions(const fb::Program* program) {
   return Error::Ok;
 }
 
+// The verifier aligns a vector's length field (4 bytes) but not its items:
+// a crafted file can put a vector of 8-byte scalars off their alignment,
+// and reading them in place (as every reader does) is undefined behaviour
+// (a fault on strict-alignment cores). Each such vector is checked once.
+template <typename T>
+bool aligned(const flatbuffers::Vector<T>* vector) {
+  return vector == nullptr || reinterpret_cast<uintptr_t>(vector->data()) % alignof(T) == 0;
+}
+
+Error validate_alignment(const fb::Program* program) {
+  const auto* cs = program->constant_segment();
+  EMBER_CHECK_OR_RETURN(cs == nullptr || aligned(cs->offsets()), Error::InvalidProgram,
+                        "constant segment offsets are misaligned (corrupt file)");
+  const auto* mutable_segments = program->mutable_data_segments();
+  for (size_t i = 0; mutable_segments != nullptr && i < mutable_segments->size(); ++i) {
+    EMBER_CHECK_OR_RETURN(aligned(mutable_segments->Get(i)->offsets()), Error::InvalidProgram,
+                          "mutable data segment %zu offsets are misaligned (corrupt file)", i);
+  }
+  const auto* plans = program->execution_plan();
+  for (size_t p = 0; plans != nullptr && p < plans->size(); ++p) {
+    const auto* plan = plans->Get(p);
+    EMBER_CHECK_OR_RETURN(aligned(plan->non_const_buffer_sizes()), Error::InvalidProgram,
+                          "method %zu planned buffer sizes are misaligned (corrupt file)", p);
+    const auto* values = plan->values();
+    for (size_t i = 0; values != nullptr && i < values->size(); ++i) {
+      const auto* v = values->Get(i);
+      const bool ok = (v->val_type() != fb::KernelTypes::IntList ||
+                       aligned(v->val_as_IntList()->items())) &&
+                      (v->val_type() != fb::KernelTypes::DoubleList ||
+                       aligned(v->val_as_DoubleList()->items()));
+      EMBER_CHECK_OR_RETURN(ok, Error::InvalidProgram,
+                            "method %zu value %zu: list items are misaligned (corrupt file)", p, i);
+    }
+  }
+  return Error::Ok;
+}
+
 }  // namespace
 
 Result<Program> Program::load(DataLoader* loader, Verification verification) {
@@ -146,6 +183,7 @@ Result<Program> Program::load(DataLoader* loader, Verification verification) {
     EMBER_CHECK_OR_RETURN(verifier.VerifyBuffer<fb::Program>(kIdentifier), Error::InvalidProgram,
                           "program flatbuffer failed verification (corrupt or truncated file)");
     EMBER_TRY(validate_unions(fb::GetProgram(bytes)));
+    EMBER_TRY(validate_alignment(fb::GetProgram(bytes)));
   } else {
     const uint32_t root = flatbuffers::ReadScalar<uint32_t>(bytes);
     EMBER_CHECK_OR_RETURN(root >= 8 && root < program_size, Error::InvalidProgram,
