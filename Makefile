@@ -111,7 +111,7 @@ soak: build
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD   := build/fuzz
 FUZZ_HARNESSES := load init execute
-FUZZ_FLAGS ?= -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1
+FUZZ_FLAGS ?= -timeout=25 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1
 fuzz: .apt-ok
 	@echo "== fuzz [1/3] configure $(FUZZ_BUILD) (clang, libFuzzer, ASan + UBSan)"
 	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release \

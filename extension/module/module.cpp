@@ -24,11 +24,13 @@ void set_last_error(const char* format, ...) {
   va_end(args);
 }
 
-// A 64-byte aligned block of `size` bytes from the heap, or null when the
-// heap has no room (never an exception: the runtime has none).
+// A 64-byte aligned block of `size` zero bytes from the heap, or null when
+// the heap has no room (never an exception: the runtime has none). Zeroed,
+// so that memory a malformed program reads before any kernel wrote it holds
+// valid values of every dtype (a bool that is 0, not 0xbe).
 std::unique_ptr<uint8_t[]> allocate_aligned(size_t size, Span<uint8_t>* span) {
   if (size > SIZE_MAX - 64) return nullptr;
-  std::unique_ptr<uint8_t[]> block(new (std::nothrow) uint8_t[size + 64]);
+  std::unique_ptr<uint8_t[]> block(new (std::nothrow) uint8_t[size + 64]());
   if (block != nullptr) {
     uint8_t* base = block.get();
     const size_t shift = (64 - reinterpret_cast<uintptr_t>(base) % 64) % 64;

@@ -19,6 +19,18 @@ bool index_in_range(int64_t index, size_t size) {
   return index >= 0 && static_cast<uint64_t>(index) < size;
 }
 
+// Kernels load bool tensors as C++ bools, and a byte other than 0 or 1
+// loaded as a bool is undefined behaviour: bool data from outside (the
+// file's constants, the caller's inputs) is checked once. Returns the index
+// of the first bad byte, or -1.
+int64_t first_non_bool_byte(const void* data, size_t n) {
+  const uint8_t* bytes = static_cast<const uint8_t*>(data);
+  for (size_t i = 0; i < n; ++i) {
+    if (bytes[i] > 1) return static_cast<int64_t>(i);
+  }
+  return -1;
+}
+
 size_t saturating_add(size_t a, size_t b) { return a > SIZE_MAX - b ? SIZE_MAX : a + b; }
 
 // Holds a method's busy flag for the length of one public call; a second
@@ -346,6 +358,11 @@ Error Method::init_tensor(size_t index, const void* flat_tensor) {
   } else if (t->data_buffer_idx() > 0) {
     EMBER_ASSIGN_OR_RETURN(const void* constant, program_->constant_data(t->data_buffer_idx(), nbytes));
     data = const_cast<void*>(constant);  // kernels never write their inputs
+    const int64_t bad = dtype == ScalarType::Bool ? first_non_bool_byte(constant, nbytes) : -1;
+    EMBER_CHECK_OR_RETURN(bad < 0, Error::InvalidProgram,
+                          "value %zu: bool constant holds %u at element %lld; a bool is 0 or 1",
+                          index, static_cast<const uint8_t*>(constant)[bad < 0 ? 0 : bad],
+                          static_cast<long long>(bad));
   }
   // Kernels load whole elements: data off their alignment is undefined
   // behaviour in C++ (and a fault on some cores).
@@ -814,6 +831,14 @@ Error Method::set_tensor_input(size_t index, const Tensor& src) {
     set_error("%s: the tensor has %lld elements but no data", input,
               static_cast<long long>(src.numel()));
     return Error::InvalidArgument;
+  }
+  if (src.scalar_type() == ScalarType::Bool) {
+    const int64_t bad = first_non_bool_byte(src.const_data_ptr(), src.nbytes());
+    if (bad >= 0) {
+      set_error("%s: bool element %lld holds %u; a bool is 0 or 1", input,
+                static_cast<long long>(bad), src.const_data_ptr<uint8_t>()[bad]);
+      return Error::InvalidArgument;
+    }
   }
   if (dst.shape_dynamism() == TensorShapeDynamism::Static) {
     for (int d = 0; d < dst.dim(); ++d) {

@@ -222,6 +222,8 @@ def _cases() -> list[Case]:
          "InvalidProgram", "value 5: invalid dtype 20")
     case("dtype_negative", "mlp", lambda p: _set(_tensor(p, 5), scalarType=-3), it,
          "InvalidProgram", "value 5: invalid dtype -3")
+    case("bool_constant_not_0_or_1", "mlp", lambda p: _set(_tensor(p, 2), scalarType=11), it,
+         "InvalidProgram", "value 2: bool constant holds 34 at element 0; a bool is 0 or 1")
     case("storage_offset", "mlp", lambda p: _set(_tensor(p, 5), storageOffset=4), it,
          "NotSupported", "value 5: non-zero storage offset")
     case("dynamic_unbound", "mlp", lambda p: _set(_tensor(p, 5), shapeDynamism=2), it,

@@ -299,3 +299,20 @@ def test_ember_run_flags_and_limits():
     result = _ember_run(f"{SEEDS}/while_loop_portable.pte", "--max-instructions", "12")
     assert result.returncode == 1
     assert "after 12 instructions" in result.stderr
+
+
+class _Not(torch.nn.Module):
+    def forward(self, mask):
+        return torch.logical_not(mask)
+
+
+def test_bool_input_bytes_must_be_0_or_1(tmp_path):
+    path = tmp_path / "not.pte"
+    ember.export(_Not(), (torch.zeros(4, dtype=torch.bool),), backends=()).save(path)
+    module = ember.runtime.load(path)
+    not_a_bool = np.array([1, 0, 7, 1], np.uint8).view(np.bool_)  # numpy keeps the byte
+    with pytest.raises(ValueError) as error:
+        module.forward(not_a_bool)
+    assert _one_line(error).endswith("input 0 (mask): bool element 2 holds 7; a bool is 0 or 1")
+    np.testing.assert_array_equal(module.forward(np.array([1, 0, 0, 1], np.bool_)),
+                                  [False, True, True, False])

@@ -9,6 +9,7 @@
 
 #include "extension/module/module.h"
 #include "method_harness.h"
+#include "program_builder.h"
 #include "runtime/core/log.h"
 #include "tensor_factory.h"
 
@@ -113,6 +114,32 @@ TEST_F(BadInput, NoneForATensor) {
   EXPECT_EQ(message, "input 0: expected Tensor, got None");
   EXPECT_EQ(run(*mlp, {EValue(int64_t{3})}, &message), Error::InvalidArgument);
   EXPECT_EQ(message, "input 0: expected Tensor, got Int");
+}
+
+// A byte other than 0 or 1 in a bool tensor is not a bool: kernels would
+// load it as one (undefined behaviour), so it is refused at set_input.
+TEST(BadBoolInput, ByteThatIsNotABool) {
+  testing::ProgramBuilder b;
+  const int32_t mask = b.tensor(fb::ScalarType::BOOL, {4});
+  const int32_t out = b.tensor(fb::ScalarType::BOOL, {4});
+  b.call("aten::logical_not", "out", {mask, out, out});
+  const std::vector<uint8_t> bytes = b.finish({mask}, {out});
+  Result<std::unique_ptr<Module>> module = Module::load_buffer(bytes.data(), bytes.size());
+  ASSERT_TRUE(module.ok());
+  testing::OwnedTensor input(ScalarType::Bool, {4});
+  uint8_t* raw = input.data<uint8_t>();
+  raw[0] = 1, raw[1] = 0, raw[2] = 2, raw[3] = 1;
+  const EValue in(&input.tensor());
+  EXPECT_EQ(module.get()->run("forward", Span<const EValue>(&in, 1)), Error::InvalidArgument);
+  EXPECT_STREQ(module.get()->last_error(), "input 0: bool element 2 holds 2; a bool is 0 or 1");
+  raw[2] = 0;
+  ASSERT_EQ(module.get()->run("forward", Span<const EValue>(&in, 1)), Error::Ok)
+      << module.get()->last_error();
+  const uint8_t* result = module.get()->method().get()->output(0).to_tensor().const_data_ptr<uint8_t>();
+  EXPECT_EQ(result[0], 0);
+  EXPECT_EQ(result[1], 1);
+  EXPECT_EQ(result[2], 1);
+  EXPECT_EQ(result[3], 0);
 }
 
 TEST_F(BadInput, TensorWithoutData) {
