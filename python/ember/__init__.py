@@ -6,8 +6,8 @@
     outputs = ember.runtime.load("model.pte").forward(example_input)
 """
 
-from ember import backends, runtime
+from ember import backends, llm, runtime
 from ember.exporter import ExportedProgram, export
 from ember.passes.graph import ExportError
 
-__all__ = ["ExportError", "ExportedProgram", "backends", "export", "runtime"]
+__all__ = ["ExportError", "ExportedProgram", "backends", "export", "llm", "runtime"]

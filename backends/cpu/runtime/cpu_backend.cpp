@@ -175,6 +175,13 @@ Result<DelegateHandle*> CpuBackend::init(BackendInitContext& context, FreeableBu
       err = Error::InvalidProgram;
       break;
     }
+    if (op->activation() != nullptr && op->params_type() != cpu_fb::OpParams::Linear &&
+        op->params_type() != cpu_fb::OpParams::Conv2d) {
+      EMBER_LOG(Error, "%s: op %zu (%s) cannot apply a fused activation", kName, i,
+                cpu_fb::EnumNameOpParams(op->params_type()));
+      err = Error::InvalidProgram;
+      break;
+    }
     Result<CpuOp*> made = factory(build, op);
     if (!made.ok()) {
       EMBER_LOG(Error, "%s: op %zu (%s) is malformed", kName, i,
