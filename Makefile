@@ -115,7 +115,12 @@ FUZZ_SECONDS ?= 60
 FUZZ_BUILD   := build/fuzz
 FUZZ_HARNESSES := load init execute
 FUZZ_FLAGS ?= -timeout=25 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1
+FUZZ_PKGS := clang libclang-rt-dev
 fuzz: .apt-ok
+	@if ! command -v clang++ >/dev/null; then \
+	  echo "installing $(FUZZ_PKGS)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(FUZZ_PKGS) >/dev/null; \
+	fi
 	@echo "== fuzz [1/3] configure $(FUZZ_BUILD) (clang, libFuzzer, ASan + UBSan)"
 	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release \
 	  -DCMAKE_CXX_FLAGS_RELEASE="-O1 -gline-tables-only" -DEMBER_FUZZ=ON -DEMBER_BUILD_TESTS=OFF \

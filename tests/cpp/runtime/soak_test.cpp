@@ -54,6 +54,8 @@ TEST(Soak, ExecutionsKeepResidentMemoryFlat) {
         << "execution " << i << ": " << module.get()->last_error();
   }
   const size_t at_end = resident_bytes();
+  std::printf("%ld executions: %zu bytes resident after warm-up, %zu at the end\n", n,
+              after_warmup, at_end);
   // Flat: the odd page the C++ runtime or the test framework touches late,
   // never growth with the number of executions.
   EXPECT_LE(at_end, after_warmup + 256 * 1024)
