@@ -132,12 +132,34 @@ Result<Module::LoadedMethod*> Module::load_method(const char* name) {
   auto loaded = std::make_unique<LoadedMethod>();
   loaded->name = name;
   for (size_t i = 0; i < meta->num_planned_buffers(); ++i) {
+    const size_t size = meta->planned_buffer_size(i);
+    if (i >= kFirstSharedArena) {
+      // Memory id 2 on: the mutable buffers every method of the program
+      // shares (ExecuTorch's share_mutable_buffers layout), made once.
+      const size_t k = i - kFirstSharedArena;
+      if (k >= shared_arenas_.size()) {
+        shared_arenas_.resize(k + 1);
+      }
+      SharedArena& shared = shared_arenas_[k];
+      if (shared.block == nullptr) {
+        shared.block = allocate_aligned(size, &shared.span);
+        if (shared.block == nullptr) {
+          set_last_error("method '%s': no memory for shared planned buffer %zu (%zu bytes)", name,
+                         i, size);
+          return Error::MemoryAllocationFailed;
+        }
+      } else if (shared.span.size() < size) {
+        set_last_error("methods disagree on the size of a shared (mutable buffer) arena");
+        return Error::InvalidProgram;
+      }
+      loaded->arena_spans.emplace_back(shared.span.data(), size);
+      continue;
+    }
     // Planned tensors are 16-byte aligned within an arena; 64 suits SIMD.
     Span<uint8_t> span;
-    loaded->arenas.push_back(allocate_aligned(meta->planned_buffer_size(i), &span));
+    loaded->arenas.push_back(allocate_aligned(size, &span));
     if (loaded->arenas.back() == nullptr) {
-      set_last_error("method '%s': no memory for planned buffer %zu (%zu bytes)", name, i,
-                     meta->planned_buffer_size(i));
+      set_last_error("method '%s': no memory for planned buffer %zu (%zu bytes)", name, i, size);
       return Error::MemoryAllocationFailed;
     }
     loaded->arena_spans.push_back(span);
@@ -154,6 +176,8 @@ Result<Module::LoadedMethod*> Module::load_method(const char* name) {
   MethodConfig config;
   config.thread_pool = thread_pool_;
   config.max_instructions = max_instructions_;
+  // Buffers another method already initialised keep what it wrote there.
+  config.init_mutable_buffers = false;
   Result<Method> method = program_->load_method(name, loaded->memory_manager.get(), config);
   if (!method.ok()) {
     set_last_error("%s", last_error_message()[0] != '\0' ? last_error_message()
@@ -161,6 +185,14 @@ Result<Module::LoadedMethod*> Module::load_method(const char* name) {
     return method.error();
   }
   loaded->method = std::make_unique<Method>(std::move(method.get()));
+  for (size_t i = 0; i < loaded->method->num_mutable_buffers(); ++i) {
+    const void* data = loaded->method->mutable_buffer_data(i);
+    if (std::find(initialized_buffers_.begin(), initialized_buffers_.end(), data) ==
+        initialized_buffers_.end()) {
+      loaded->method->reset_mutable_buffer(i);
+      initialized_buffers_.push_back(data);
+    }
+  }
   // Temp memory for the delegates, sized by what they asked for at init.
   const size_t temp_bytes = loaded->method->required_temp_bytes();
   if (temp_bytes > 0) {
@@ -184,6 +216,15 @@ Result<Module::LoadedMethod*> Module::load_method(const char* name) {
   }
   methods_.push_back(std::move(loaded));
   return methods_.back().get();
+}
+
+Error Module::reset_state() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const auto& m : methods_) {
+    const Error err = m->method->reset_mutable_buffers();
+    if (err != Error::Ok) return err;
+  }
+  return Error::Ok;
 }
 
 Error Module::run(const char* name, Span<const EValue> inputs) {

@@ -67,6 +67,9 @@ class Module final {
 
   // Sets every input and executes. Outputs stay valid until the next call.
   Error run(const char* name, Span<const EValue> inputs);
+  // Mutable buffers (KV caches) of every loaded method back to their initial
+  // data. They are shared: what one method writes, the others read.
+  Error reset_state();
 
   // Bytes of planned memory the method uses (all arenas together).
   size_t planned_bytes(const char* name = "forward") const;
@@ -115,6 +118,15 @@ class Module final {
   // Guards methods_: threads running different methods load them at once.
   mutable std::mutex mutex_;
   std::vector<std::unique_ptr<LoadedMethod>> methods_;
+  // Planned buffers from index 1 (memory id 2) on hold the mutable buffers
+  // that all methods share; the data of the ones initialised so far.
+  static constexpr size_t kFirstSharedArena = 1;
+  struct SharedArena {
+    std::unique_ptr<uint8_t[]> block;
+    Span<uint8_t> span;
+  };
+  std::vector<SharedArena> shared_arenas_;
+  std::vector<const void*> initialized_buffers_;
 };
 
 }  // namespace ember

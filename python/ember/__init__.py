@@ -7,7 +7,9 @@
 """
 
 from ember import backends, llm, runtime
-from ember.exporter import ExportedProgram, export
+from ember.exporter import ExportedProgram, Method, export, export_methods
 from ember.passes.graph import ExportError
+from ember.quantize import QuantizedModel, quantize
 
-__all__ = ["ExportError", "ExportedProgram", "backends", "export", "llm", "runtime"]
+__all__ = ["ExportError", "ExportedProgram", "Method", "QuantizedModel", "backends", "export",
+           "export_methods", "llm", "quantize", "runtime"]

@@ -2,6 +2,7 @@
 
     ember export examples/models.py:mobilenet_v2 --input-shape 1x3x224x224 -o mbv2.pte
     ember run mbv2.pte
+    ember llm export --gguf smollm2 --quant 4bit -o smollm2.pte
 """
 
 from __future__ import annotations
@@ -178,6 +179,9 @@ def main(argv: list[str] | None = None) -> int:
                      help="stop a run after this many instructions (0: no limit)")
     run.add_argument("-v", "--verbose", action="store_true", help="show the runtime's log too")
     run.set_defaults(handler=_cmd_run)
+    from ember.llm.cli import add_commands as add_llm_commands
+
+    add_llm_commands(commands)
     args = parser.parse_args(argv)
     try:
         return args.handler(args)

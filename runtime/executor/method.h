@@ -41,6 +41,11 @@ struct MethodConfig {
   // ends stops with an error.
   size_t max_memory_bytes = 0;
   uint64_t max_instructions = 0;
+  // Whether init copies the initial data of the method's mutable buffers
+  // (KV caches) into planned memory. Methods that share those buffers (one
+  // arena for memory id 2) initialise them once: Module loads the later
+  // methods without it and initialises only buffers no method has yet.
+  bool init_mutable_buffers = true;
 };
 
 class Method final {
@@ -71,6 +76,18 @@ class Method final {
   // thread is inside either is refused with InvalidState (never a silent
   // race). Load one method per thread to run in parallel.
   Error execute();
+
+  // Mutable buffers: tensors in planned memory that keep their values from
+  // one execute to the next and start from initial data in the program.
+  // A failed execute leaves in them what its instructions wrote so far.
+  size_t num_mutable_buffers() const { return num_mutable_buffers_; }
+  const void* mutable_buffer_data(size_t index) const {
+    return index < num_mutable_buffers_ ? mutable_buffers_[index].data : nullptr;
+  }
+  // Copies buffer `index`'s initial data back in (a new conversation).
+  Error reset_mutable_buffer(size_t index);
+  // All of them.
+  Error reset_mutable_buffers();
 
   // Why the last set_input or execute failed, in one line.
   const char* last_error() const { return last_error_; }
@@ -110,6 +127,11 @@ class Method final {
   struct Delegate {
     const BackendInterface* backend;
     void* handle;
+  };
+  struct MutableBuffer {
+    void* data;
+    const void* initial;
+    size_t nbytes;
   };
 
   Method(const Program* program, const fb::ExecutionPlan* plan, MemoryManager* memory_manager,
@@ -172,6 +194,8 @@ class Method final {
   size_t num_delegates_ = 0;
   // Set while a thread is inside set_input or execute.
   std::atomic<bool> busy_{false};
+  MutableBuffer* mutable_buffers_ = nullptr;
+  size_t num_mutable_buffers_ = 0;
   char last_error_[320] = {};
 };
 

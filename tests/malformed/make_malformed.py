@@ -183,8 +183,11 @@ def _cases() -> list[Case]:
          "InvalidProgram", "method 0 chain 0 instruction 1 is a KernelCall without arguments")
 
     # --- the method's structure ---
-    case("no_forward_method", "mlp", lambda p: _set(p.plan(), name="backward"), it,
-         "NotFound", "the program has no method named 'forward'")
+    case("method_without_name", "mlp", lambda p: _set(p.plan(), name=None), ip,
+         "InvalidProgram", "method 0 has no name")
+    case("method_name_twice", "mlp",
+         lambda p: p.program.executionPlan.append(copy.deepcopy(p.plan())), ip,
+         "InvalidProgram", "methods 0 and 1 are both named 'forward'")
     case("no_value_table", "mlp", lambda p: _set(p.plan(), values=None), it,
          "InvalidProgram", "method has no value table")
     case("no_chain", "mlp", lambda p: _set(p.plan(), chains=[]), it, "NotSupported",
@@ -228,8 +231,9 @@ def _cases() -> list[Case]:
          "NotSupported", "value 5: non-zero storage offset")
     case("dynamic_unbound", "mlp", lambda p: _set(_tensor(p, 5), shapeDynamism=2), it,
          "NotSupported", "value 5: unbounded dynamic shapes are not supported")
-    case("planned_tensor_with_data", "mlp", lambda p: _set(_tensor(p, 5), dataBufferIdx=1), it,
-         "NotSupported", "value 5: planned tensors with initial data are not supported")
+    # A planned tensor with initial data is a mutable buffer: its data must exist.
+    case("mutable_buffer_data_missing", "mlp", lambda p: _set(_tensor(p, 5), dataBufferIdx=1),
+         it, "InvalidProgram", "mutable buffer initial data 1 does not exist (0 entries)")
     case("tensor_without_memory", "mlp", lambda p: _set(_tensor(p, 5), allocationInfo=None), it,
          "InvalidProgram", "value 5: tensor has neither planned memory nor constant data")
 

@@ -34,6 +34,7 @@ Factory factory_for(cpu_fb::OpParams type) {
     case cpu_fb::OpParams::MatMul: return make_matmul;
     case cpu_fb::OpParams::Attention: return make_attention;
     case cpu_fb::OpParams::Pad: return make_pad;
+    case cpu_fb::OpParams::QLinear: return make_qlinear;
     default: return nullptr;
   }
 }
