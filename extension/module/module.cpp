@@ -153,6 +153,7 @@ Result<Module::LoadedMethod*> Module::load_method(const char* name) {
         return Error::InvalidProgram;
       }
       loaded->arena_spans.emplace_back(shared.span.data(), size);
+      loaded->uses_shared_arenas = true;
       continue;
     }
     // Planned tensors are 16-byte aligned within an arena; 64 suits SIMD.
@@ -220,11 +221,18 @@ Result<Module::LoadedMethod*> Module::load_method(const char* name) {
 
 Error Module::reset_state() {
   std::lock_guard<std::mutex> lock(mutex_);
-  for (const auto& m : methods_) {
-    const Error err = m->method->reset_mutable_buffers();
-    if (err != Error::Ok) return err;
+  if (shared_arenas_busy_.exchange(true, std::memory_order_acquire)) {
+    set_last_error("reset_state while a method sharing the mutable buffers runs on another "
+                   "thread");
+    return Error::InvalidState;
   }
-  return Error::Ok;
+  Error err = Error::Ok;
+  for (const auto& m : methods_) {
+    err = m->method->reset_mutable_buffers();
+    if (err != Error::Ok) break;
+  }
+  shared_arenas_busy_.store(false, std::memory_order_release);
+  return err;
 }
 
 Error Module::run(const char* name, Span<const EValue> inputs) {
@@ -240,7 +248,15 @@ Error Module::run(const char* name, Span<const EValue> inputs) {
                    "a time (load a Module per thread to run it in parallel)", name);
     return Error::InvalidState;
   }
+  if (method->uses_shared_arenas &&
+      shared_arenas_busy_.exchange(true, std::memory_order_acquire)) {
+    method->running.store(false, std::memory_order_release);
+    set_last_error("method '%s' shares mutable buffers with a method running on another thread: "
+                   "methods sharing state run one at a time", name);
+    return Error::InvalidState;
+  }
   const Error err = run_method(*method, inputs);
+  if (method->uses_shared_arenas) shared_arenas_busy_.store(false, std::memory_order_release);
   method->running.store(false, std::memory_order_release);
   return err;
 }

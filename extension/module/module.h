@@ -6,8 +6,10 @@
 //
 // Threads: different methods of one Module may run at once on different
 // threads; one method runs one call at a time, and a second thread calling
-// it meanwhile is refused (InvalidState). Load a Module per thread to run
-// the same method in parallel.
+// it meanwhile is refused (InvalidState). Methods that share planned memory
+// (mutable buffers such as KV caches, memory id 2 on) run one at a time
+// too: a second one meanwhile is refused the same way. Load a Module per
+// thread to run the same method in parallel.
 #pragma once
 
 #include <atomic>
@@ -100,6 +102,7 @@ class Module final {
     std::unique_ptr<MemoryManager> memory_manager;
     std::unique_ptr<Method> method;
     std::atomic<bool> running{false};  // a run() is inside this method
+    bool uses_shared_arenas = false;   // planned memory other methods use too
   };
 
   Module() = default;
@@ -126,6 +129,8 @@ class Module final {
     Span<uint8_t> span;
   };
   std::vector<SharedArena> shared_arenas_;
+  // A run() is inside a method that uses the shared arenas.
+  std::atomic<bool> shared_arenas_busy_{false};
   std::vector<const void*> initialized_buffers_;
 };
 

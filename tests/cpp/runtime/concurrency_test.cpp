@@ -369,6 +369,47 @@ TEST(OneMethodTwoThreads, ModuleRefusesTheSecondRunButRunsAnotherMethodMeanwhile
   expect_affine(*m.method("other").get());
 }
 
+// Two methods whose `held` tensor lies in memory id 2, which Module shares
+// between methods (where mutable buffers live): they must not overlap.
+TEST(OneMethodTwoThreads, ModuleRefusesMethodsSharingStateAtOnce) {
+  testing::ProgramBuilder b;
+  const int32_t input = b.tensor(fb::ScalarType::FLOAT, {16});
+  const int32_t held = b.tensor(fb::ScalarType::FLOAT, {16}, /*memory_id=*/2);
+  const int32_t out = b.tensor(fb::ScalarType::FLOAT, {16});
+  b.call("test::wait_for_release", "out", {input, held});
+  b.call("test::parallel_affine", "out", {held, out});
+  const std::vector<uint8_t> bytes = b.finish({input}, {out}, {"forward", "other"});
+  ModuleOptions options;
+  options.num_threads = 1;
+  Result<std::unique_ptr<Module>> module = Module::load_buffer(bytes.data(), bytes.size(), options);
+  ASSERT_TRUE(module.ok());
+  Module& m = *module.get();
+  testing::OwnedTensor input_tensor(ScalarType::Float, {16});
+  for (int i = 0; i < 16; ++i) input_tensor.data<float>()[i] = static_cast<float>(i);
+  const EValue in(&input_tensor.tensor());
+  ASSERT_TRUE(m.method("other").ok());  // loaded before, so that only the run is refused
+  g_inside.store(0);
+  g_release.store(false);
+  Error first = Error::Internal;
+  std::thread forward([&] { first = m.run("forward", Span<const EValue>(&in, 1)); });
+  wait_until_inside(1);
+  const Error other = m.run("other", Span<const EValue>(&in, 1));
+  const std::string message = m.last_error();
+  const Error reset = m.reset_state();
+  g_release.store(true);
+  forward.join();
+  EXPECT_EQ(first, Error::Ok);
+  EXPECT_EQ(other, Error::InvalidState);
+  EXPECT_NE(message.find("method 'other' shares mutable buffers with a method running"),
+            std::string::npos) << message;
+  EXPECT_EQ(reset, Error::InvalidState);
+  expect_affine(*m.method("forward").get());
+  // Free again once forward returned.
+  g_release.store(true);
+  EXPECT_EQ(m.run("other", Span<const EValue>(&in, 1)), Error::Ok) << m.last_error();
+  expect_affine(*m.method("other").get());
+}
+
 // --- several programs at once, each through its own Module ---
 
 TEST(ConcurrentPrograms, DifferentGoldensAtOnceMatchEager) {

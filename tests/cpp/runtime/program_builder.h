@@ -13,15 +13,18 @@ namespace ember::testing {
 
 class ProgramBuilder {
  public:
-  // A tensor planned into arena 1 (row-major, static shape); returns its value index.
-  int32_t tensor(fb::ScalarType dtype, std::vector<int32_t> sizes) {
+  // A tensor planned into arena `memory_id` (1 by default; 2 on is memory
+  // Module shares between methods) with a static row-major shape; returns
+  // its value index.
+  int32_t tensor(fb::ScalarType dtype, std::vector<int32_t> sizes, uint32_t memory_id = 1) {
     size_t numel = 1;
     for (int32_t s : sizes) numel *= static_cast<size_t>(s);
-    const uint32_t offset = static_cast<uint32_t>(arena_size_);
-    arena_size_ += (numel * element_bytes(dtype) + 63) / 64 * 64;
+    if (arena_sizes_.size() <= memory_id) arena_sizes_.resize(memory_id + 1, 0);
+    const uint32_t offset = static_cast<uint32_t>(arena_sizes_[memory_id]);
+    arena_sizes_[memory_id] += (numel * element_bytes(dtype) + 63) / 64 * 64;
     std::vector<uint8_t> dim_order;
     for (size_t d = 0; d < sizes.size(); ++d) dim_order.push_back(static_cast<uint8_t>(d));
-    auto alloc = fb::CreateAllocationDetails(b_, 1, offset, 0);
+    auto alloc = fb::CreateAllocationDetails(b_, memory_id, offset, 0);
     auto t = fb::CreateTensor(b_, dtype, 0, b_.CreateVector(sizes), b_.CreateVector(dim_order),
                               false, 0, alloc);
     return push(fb::KernelTypes::Tensor, t.Union());
@@ -55,7 +58,7 @@ class ProgramBuilder {
     auto chain = fb::CreateChain(b_, b_.CreateVector(inputs), b_.CreateVector(outputs),
                                  b_.CreateVector(instructions_));
     std::vector<flatbuffers::Offset<fb::Chain>> chains = {chain};
-    std::vector<int64_t> buffer_sizes = {0, static_cast<int64_t>(arena_size_)};
+    std::vector<int64_t> buffer_sizes(arena_sizes_.begin(), arena_sizes_.end());
     std::vector<flatbuffers::Offset<fb::BackendDelegate>> delegates;
     const auto values = b_.CreateVector(values_);
     const auto input_vector = b_.CreateVector(inputs);
@@ -93,7 +96,7 @@ class ProgramBuilder {
   std::vector<flatbuffers::Offset<fb::Instruction>> instructions_;
   std::vector<flatbuffers::Offset<fb::Operator>> operators_;
   std::vector<std::string> op_keys_;
-  size_t arena_size_ = 0;
+  std::vector<size_t> arena_sizes_ = {0, 0};  // by memory id (0: constants)
 };
 
 }  // namespace ember::testing
