@@ -27,7 +27,7 @@ AARCH64_TOOLS := aarch64-linux-gnu-g++ qemu-aarch64
 # ctest arguments choosing what runs under qemu: everything by default.
 AARCH64_CTEST ?=
 
-.PHONY: all setup build test test-all test-cpp test-python demo bench clean asan tsan \
+.PHONY: all setup build test test-all test-cpp test-python demo bench clean asan tsan fuzz soak \
         llm-chat bench-llm bench-llm-setup \
         test-aarch64 aarch64-tools aarch64-build-and-test \
         test-aarch64-quick-if-available aarch64-quick
@@ -67,8 +67,8 @@ build: $(DEPS_STAMP)
 	  | sed -u -E 's/^\s+//'
 
 test-cpp: build
-	@printf '\n==> %s\n' "C++ tests (ctest)"
-	ctest --test-dir $(BUILD) --output-on-failure -j2
+	@printf '\n==> %s\n' "C++ tests (ctest; the soak label is left to test-all)"
+	ctest --test-dir $(BUILD) --output-on-failure -j2 -LE soak
 
 test-python: build
 	@printf '\n==> %s\n' "Python tests (pytest, against PyTorch eager)"
@@ -85,7 +85,7 @@ test-all: build
 asan: $(DEPS_STAMP)
 	cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DEMBER_SANITIZE=ON >/dev/null
 	ninja -C build/asan ember_runtime_tests ember_kernel_tests ember_tokenizer_tests
-	ctest --test-dir build/asan --output-on-failure -j2
+	ctest --test-dir build/asan --output-on-failure -j2 -LE soak
 
 # The runtime tests (concurrency stress tests included) under ThreadSanitizer;
 # any reported race fails the test that hit it.
@@ -98,6 +98,53 @@ tsan: .apt-ok
 	ninja -C build/tsan -j$(JOBS) ember_runtime_tests
 	@echo "== tsan [3/3] run the runtime tests"
 	TSAN_OPTIONS="$(TSAN_OPTIONS)" ctest --test-dir build/tsan -L runtime --output-on-failure -j$(JOBS)
+
+# The long soak: a million executions of a small model with resident memory
+# flat (ctest label soak), and 100k Python forward calls with no growth.
+soak: build
+	ctest --test-dir $(BUILD) --output-on-failure -L soak
+	$(PY) -m pytest -q -m slow tests/python/test_soak.py
+
+# Coverage-guided fuzzing (libFuzzer, clang): three harnesses (tests/fuzz:
+# load + verify, + method init, + execute on derived inputs), each for
+# FUZZ_SECONDS, built with ASan + UBSan in build/fuzz. The corpus grows in
+# build/fuzz/corpus/<harness> from the seeds (goldens, tests/fuzz/seeds, the
+# malformed corpus, earlier findings); a crash, leak, timeout or sanitizer
+# report is saved to build/fuzz/findings/<harness>/ and fails the target.
+# Keep each finding as tests/fuzz/regressions/<name>.pte once fixed.
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD   := build/fuzz
+FUZZ_HARNESSES := load init execute
+FUZZ_FLAGS ?= -timeout=25 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1
+FUZZ_PKGS := clang libclang-rt-dev
+fuzz: .apt-ok
+	@if ! command -v clang++ >/dev/null; then \
+	  echo "installing $(FUZZ_PKGS)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(FUZZ_PKGS) >/dev/null; \
+	fi
+	@echo "== fuzz [1/3] configure $(FUZZ_BUILD) (clang, libFuzzer, ASan + UBSan)"
+	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release \
+	  -DCMAKE_CXX_FLAGS_RELEASE="-O1 -gline-tables-only" -DEMBER_FUZZ=ON -DEMBER_BUILD_TESTS=OFF \
+	  $(LAUNCHER) >/dev/null
+	@echo "== fuzz [2/3] build the harnesses (cold: ~10 CPU-minutes, mostly the kernels)"
+	ninja -C $(FUZZ_BUILD) -j$(JOBS) $(addprefix ember_fuzz_,$(FUZZ_HARNESSES))
+	@mkdir -p $(FUZZ_BUILD)/seeds
+	@find tests/compat tests/fuzz/seeds tests/fuzz/regressions tests/malformed -name '*.pte' \
+	  -exec cp -f {} $(FUZZ_BUILD)/seeds/ \;
+	@echo "== fuzz [3/3] run each harness for $(FUZZ_SECONDS) s (FUZZ_SECONDS=N to change)"
+	@for h in $(FUZZ_HARNESSES); do \
+	  mkdir -p $(FUZZ_BUILD)/corpus/$$h $(FUZZ_BUILD)/findings/$$h; \
+	  echo "-- ember_fuzz_$$h"; \
+	  $(FUZZ_BUILD)/ember_fuzz_$$h $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SECONDS) \
+	    -dict=tests/fuzz/pte.dict -artifact_prefix=$(FUZZ_BUILD)/findings/$$h/ \
+	    $(FUZZ_BUILD)/corpus/$$h $(FUZZ_BUILD)/seeds 2>&1 \
+	    | grep --line-buffered -E '^#[0-9]+.*(INITED|DONE|pulse)|^stat::|ERROR|SUMMARY|Test unit written' \
+	    || true; \
+	done
+	@# slow-unit-* files only note an input that took over 10 s (a busy or
+	@# stopped machine); crash-, leak-, timeout- and oom- files are findings.
+	@findings=$$(find $(FUZZ_BUILD)/findings -type f ! -name 'slow-unit-*' | wc -l); \
+	echo "== fuzz: $$findings finding(s) in $(FUZZ_BUILD)/findings"; test $$findings -eq 0
 
 # AArch64: cross-compile everything the root CMakeLists builds (runtime,
 # portable and optimized kernels, module, tools, C++ tests) and run the tests

@@ -3,7 +3,12 @@
 //
 //   ember_run model.pte [--input x.npy ...] [--runs N] [--warmup N] [--seed S]
 //                       [--threads N] [--output-dir DIR] [--print N]
+//                       [--max-memory BYTES] [--max-instructions N] [--verbose]
+//
+// Errors are one line on stderr; --verbose adds the runtime's own log.
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -31,21 +36,48 @@ struct Options {
   int print = 8;
   uint32_t seed = 0;
   int threads = 0;  // 0: one per available core
+  // Limits for untrusted programs (ModuleOptions); 0: none.
+  uint64_t max_memory = 0;
+  uint64_t max_instructions = 0;
+  bool verbose = false;
 };
 
 [[noreturn]] void usage_error(const std::string& message) {
   std::fprintf(stderr, "ember_run: %s\n", message.c_str());
   std::fprintf(stderr,
                "usage: ember_run model.pte [--input x.npy ...] [--runs N] [--warmup N] "
-               "[--seed S] [--threads N] [--output-dir DIR] [--print N]\n");
+               "[--seed S] [--threads N] [--output-dir DIR] [--print N] [--max-memory BYTES] "
+               "[--max-instructions N] [--verbose]\n");
   std::exit(2);
 }
 
-int parse_int(const char* flag, const char* text) {
+uint64_t parse_count(const char* flag, const char* text, uint64_t max) {
   char* end = nullptr;
-  const long v = std::strtol(text, &end, 10);
-  if (end == text || *end != '\0' || v < 0) usage_error(std::string(flag) + " needs a non-negative integer");
-  return static_cast<int>(v);
+  errno = 0;
+  const unsigned long long v = std::strtoull(text, &end, 10);
+  if (end == text || *end != '\0' || text[0] == '-' || errno == ERANGE || v > max) {
+    usage_error(std::string(flag) + " needs an integer from 0 to " + std::to_string(max) +
+                ", got '" + text + "'");
+  }
+  return v;
+}
+
+int parse_int(const char* flag, const char* text) {
+  return static_cast<int>(parse_count(flag, text, INT32_MAX));
+}
+
+// BYTES with an optional K, M or G suffix (powers of 1024).
+uint64_t parse_bytes(const char* flag, const char* text) {
+  std::string digits = text;
+  uint64_t scale = 1;
+  if (!digits.empty()) {
+    const char unit = static_cast<char>(std::toupper(static_cast<unsigned char>(digits.back())));
+    if (unit == 'K' || unit == 'M' || unit == 'G') {
+      scale = unit == 'K' ? 1ull << 10 : unit == 'M' ? 1ull << 20 : 1ull << 30;
+      digits.pop_back();
+    }
+  }
+  return parse_count(flag, digits.c_str(), UINT64_MAX / scale) * scale;
 }
 
 Options parse(int argc, char** argv) {
@@ -63,6 +95,9 @@ Options parse(int argc, char** argv) {
     else if (a == "--threads") o.threads = parse_int("--threads", value());
     else if (a == "--output-dir") o.output_dir = value();
     else if (a == "--print") o.print = parse_int("--print", value());
+    else if (a == "--max-memory") o.max_memory = parse_bytes("--max-memory", value());
+    else if (a == "--max-instructions") o.max_instructions = parse_count("--max-instructions", value(), UINT64_MAX);
+    else if (a == "--verbose" || a == "-v") o.verbose = true;
     else if (a == "--help" || a == "-h") usage_error("help");
     else if (!a.empty() && a[0] == '-') usage_error("unknown option " + a);
     else if (o.model.empty()) o.model = a;
@@ -135,10 +170,14 @@ double ms(uint64_t ns) { return static_cast<double>(ns) / 1e6; }
 
 int ember_run_main(int argc, char** argv) {
   const Options opt = parse(argc, argv);
+  // Each failure is reported below in one line, with the runtime's reason.
+  if (!opt.verbose) set_log_threshold(LogLevel::Fatal);
 
   const uint64_t t0 = pal_time_ns();
   ModuleOptions options;
   options.num_threads = static_cast<size_t>(opt.threads);
+  options.max_memory_bytes = static_cast<size_t>(opt.max_memory);
+  options.max_instructions = opt.max_instructions;
   Result<std::unique_ptr<Module>> loaded = Module::load(opt.model.c_str(), options);
   if (!loaded.ok()) {
     std::fprintf(stderr, "ember_run: cannot load %s: %s: %s\n", opt.model.c_str(),
@@ -200,7 +239,8 @@ int ember_run_main(int argc, char** argv) {
     const Error err = module.run("forward", Span<const EValue>(inputs.data(), inputs.size()));
     const uint64_t end = pal_time_ns();
     if (err != Error::Ok) {
-      std::fprintf(stderr, "ember_run: %s\n", module.last_error());
+      std::fprintf(stderr, "ember_run: forward failed: %s: %s\n", error_name(err),
+                   module.last_error());
       return 1;
     }
     if (r >= opt.warmup) latencies.push_back(ms(end - start));

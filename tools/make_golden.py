@@ -118,6 +118,13 @@ def main() -> None:
     image = torch.randn(1, 3, 8, 8)
     _save("et12_v0_ember_convnet", ember.export(conv, (image,), backends=()).buffer, conv, [image])
 
+    # Input names and which dims are dynamic (ContainerMetadata, Ember's
+    # addition): the runtime checks the static channel dim of a dynamic batch.
+    # (An example batch of 1 would be specialised by torch.export.)
+    program = ember.export(conv, (torch.randn(2, 3, 8, 8),), dynamic_shapes=({0: batch},),
+                           backends=())
+    _save("et12_v0_ember_convnet_dynamic_batch", program.buffer, conv, [torch.randn(3, 3, 8, 8)])
+
     transformer = _tiny_transformer()
     tokens = torch.randint(0, 50, (2, 6))
     _save("et12_v0_ember_transformer", ember.export(transformer, (tokens,), backends=()).buffer, transformer,

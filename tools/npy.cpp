@@ -1,5 +1,6 @@
 #include "tools/npy.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -88,7 +89,7 @@ bool parse_npy(const uint8_t* bytes, size_t size, const std::string& name, NpyAr
     return false;
   }
   if (dict_value(header, "fortran_order").find("True") != std::string::npos) {
-    *error = name + ": Fortran-ordered arrays are not supported";
+    *error = name + ": Fortran-ordered arrays are not supported (save np.ascontiguousarray(a))";
     return false;
   }
   const std::string shape = dict_value(header, "shape");
@@ -98,6 +99,11 @@ bool parse_npy(const uint8_t* bytes, size_t size, const std::string& name, NpyAr
     if (*p >= '0' && *p <= '9') {
       char* end;
       const long v = std::strtol(p, &end, 10);
+      // Sizes and element counts are int32 in the runtime's tensors.
+      if (v > INT32_MAX || (v > 0 && numel > static_cast<size_t>(INT32_MAX) / static_cast<size_t>(v))) {
+        *error = name + ": shape " + shape + " has more elements than a tensor can hold";
+        return false;
+      }
       array->shape.push_back(static_cast<int32_t>(v));
       numel *= static_cast<size_t>(v);
       p = end;

@@ -33,10 +33,13 @@ namespace {
 
 class PyModule {
  public:
-  PyModule(const std::string& path, size_t threads) {
+  PyModule(const std::string& path, size_t threads, size_t max_memory_bytes,
+           uint64_t max_instructions) {
     clear_last_error_message();
     ModuleOptions options;
     options.num_threads = threads;
+    options.max_memory_bytes = max_memory_bytes;
+    options.max_instructions = max_instructions;
     Result<std::unique_ptr<Module>> loaded = Module::load(path.c_str(), options);
     if (!loaded.ok()) raise("cannot load " + path, loaded.error(), last_error_message());
     module_ = std::move(loaded.get());
@@ -113,7 +116,16 @@ class PyModule {
         throw py::value_error("input " + std::to_string(i) + ": array item size does not match dtype");
       }
       if (array.ndim() > kTensorDimensionLimit) {
-        throw py::value_error("input " + std::to_string(i) + ": too many dimensions");
+        throw py::value_error("input " + std::to_string(i) + ": " + std::to_string(array.ndim()) +
+                              " dims, more than the runtime's limit of " +
+                              std::to_string(kTensorDimensionLimit));
+      }
+      for (py::ssize_t d = 0; d < array.ndim(); ++d) {
+        if (array.shape(d) > INT32_MAX) {
+          throw py::value_error("input " + std::to_string(i) + ": dim " + std::to_string(d) +
+                                " is " + std::to_string(array.shape(d)) +
+                                ", past the runtime's largest size " + std::to_string(INT32_MAX));
+        }
       }
       host[i].wrap(dtype, array);
       values[i] = EValue(&host[i].tensor);
@@ -201,7 +213,9 @@ PYBIND11_MODULE(_C, m) {
   // The backends this build links, registered explicitly, in this order.
   cpu::register_cpu_backend();
   py::class_<PyModule>(m, "Module")
-      .def(py::init<const std::string&, size_t>(), py::arg("path"), py::arg("threads") = 0)
+      .def(py::init<const std::string&, size_t, size_t, uint64_t>(), py::arg("path"),
+           py::arg("threads") = 0, py::arg("max_memory_bytes") = 0,
+           py::arg("max_instructions") = 0)
       .def_property_readonly("num_threads", &PyModule::num_threads)
       .def_property_readonly("method_allocator_bytes", &PyModule::method_allocator_bytes)
       .def_property_readonly("delegate_bytes", &PyModule::delegate_bytes)

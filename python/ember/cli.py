@@ -33,6 +33,16 @@ def _parse_shape(text: str) -> list[int]:
     return dims
 
 
+def _non_negative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got '{text}'") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got '{text}'")
+    return value
+
+
 def _load_factory(spec: str) -> Any:
     path, sep, name = spec.rpartition(":")
     if not sep or not path or not name:
@@ -113,14 +123,22 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
     import ember
 
+    if os.path.isdir(args.program):
+        raise CliError(f"{args.program} is a directory, not a .pte program file")
     if not os.path.isfile(args.program):
         raise CliError(f"no such file: {args.program}")
+    if not args.verbose:  # failures are reported in one line, with the runtime's reason
+        ember.runtime.set_log_level("fatal")
     start = time.perf_counter()
-    module = ember.runtime.load(args.program)
+    module = ember.runtime.load(args.program, max_memory_bytes=args.max_memory_bytes,
+                                max_instructions=args.max_instructions)
     loaded = time.perf_counter()
     rng = np.random.default_rng(args.seed)
     inputs = []
-    for dtype, shape, _ in module.input_specs():
+    for i, (dtype, shape, _) in enumerate(module.input_specs()):
+        if shape is None or dtype == "bfloat16":
+            raise CliError(f"input {i} is a {dtype}: ember run makes only tensor inputs numpy "
+                           "has a dtype for (use ember_run or the Python API)")
         if dtype.startswith("float"):
             inputs.append(rng.standard_normal(shape).astype(dtype))
         elif dtype == "bool":
@@ -155,6 +173,11 @@ def main(argv: list[str] | None = None) -> int:
     run = commands.add_parser("run", help="run a .pte file on random inputs")
     run.add_argument("program")
     run.add_argument("--seed", type=int, default=0)
+    run.add_argument("--max-memory-bytes", type=_non_negative, default=0,
+                     help="refuse a program asking for more memory than this (0: no limit)")
+    run.add_argument("--max-instructions", type=_non_negative, default=0,
+                     help="stop a run after this many instructions (0: no limit)")
+    run.add_argument("-v", "--verbose", action="store_true", help="show the runtime's log too")
     run.set_defaults(handler=_cmd_run)
     from ember.llm.cli import add_commands as add_llm_commands
 
@@ -165,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     except CliError as error:
         print(f"ember: {error}", file=sys.stderr)
         return 2
-    except (ValueError, TypeError, FileNotFoundError) as error:
+    except (ValueError, TypeError, OSError) as error:
         print(f"ember: {error}", file=sys.stderr)
         return 1
 

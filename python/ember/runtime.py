@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from typing import Any
 
 import numpy as np
@@ -30,15 +31,32 @@ class Module:
 
     `threads` is how many threads kernels and backends may use (the caller's
     included): 0 means one per available core, 1 runs on the calling thread.
+
+    For programs you do not trust, `max_memory_bytes` bounds the memory the
+    method may take (planned arenas, method tables, delegate temp memory),
+    checked before it is allocated, and `max_instructions` the instructions
+    one forward may run (a program that loops forever stops with an error).
+    0 means no limit.
+
+    Calls of forward() on one Module from several threads run one at a
+    time; load a Module per thread to run in parallel.
     """
 
-    def __init__(self, path: str | os.PathLike[str], threads: int = 0):
+    def __init__(self, path: str | os.PathLike[str], threads: int = 0, *,
+                 max_memory_bytes: int = 0, max_instructions: int = 0):
         path = os.fspath(path)
+        if os.path.isdir(path):
+            raise IsADirectoryError(f"{path} is a directory, not a .pte program file")
         if not os.path.isfile(path):
             raise FileNotFoundError(f"no such program file: {path}")
-        if not isinstance(threads, int) or threads < 0:
-            raise ValueError(f"threads must be a non-negative integer, got {threads!r}")
-        self._module = _C.Module(path, threads)
+        if os.path.getsize(path) == 0:
+            raise ValueError(f"{path} is empty, not a .pte program")
+        for name, value in (("threads", threads), ("max_memory_bytes", max_memory_bytes),
+                            ("max_instructions", max_instructions)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+        self._module = _C.Module(path, threads, max_memory_bytes, max_instructions)
+        self._lock = threading.Lock()
         self.path = path
 
     @property
@@ -80,8 +98,9 @@ class Module:
         caches) keep what a call wrote for the next call, of any method."""
         as_torch = any(_is_torch_tensor(x) for x in inputs)
         converted = [_to_array(x, i) for i, x in enumerate(inputs)]
-        outputs = [_from_array(array, code, as_torch)
-                   for array, code in self._module.run(method, converted)]
+        with self._lock:  # the runtime refuses a second caller; here it waits its turn
+            results = self._module.run(method, converted)
+        outputs = [_from_array(array, code, as_torch) for array, code in results]
         return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
     def reset_state(self) -> None:
@@ -96,8 +115,23 @@ class Module:
     __call__ = forward
 
 
-def load(path: str | os.PathLike[str], threads: int = 0) -> Module:
-    return Module(path, threads)
+def load(path: str | os.PathLike[str], threads: int = 0, *, max_memory_bytes: int = 0,
+         max_instructions: int = 0) -> Module:
+    """Loads a .pte program; see Module for the arguments."""
+    return Module(path, threads, max_memory_bytes=max_memory_bytes,
+                  max_instructions=max_instructions)
+
+
+_LOG_LEVELS = {"debug": 0, "info": 1, "error": 2, "fatal": 3}
+
+
+def set_log_level(level: str) -> None:
+    """The least severe runtime log message printed to stderr ("debug",
+    "info" (the default), "error" or "fatal"). Errors reach Python as
+    exceptions whatever the level."""
+    if level not in _LOG_LEVELS:
+        raise ValueError(f"log level must be one of {', '.join(_LOG_LEVELS)}, got {level!r}")
+    _C.set_log_level(_LOG_LEVELS[level])
 
 
 def _is_torch_tensor(x: Any) -> bool:
@@ -112,7 +146,7 @@ def _to_array(x: Any, index: int) -> tuple[np.ndarray, int]:
         if x.dtype == torch.bfloat16:
             return x.view(torch.int16).numpy(), _BFLOAT16
         x = x.numpy()
-    if not isinstance(x, (np.ndarray, np.generic, int, float, bool)):
+    if x is None or not isinstance(x, (np.ndarray, np.generic, int, float, bool)):
         raise TypeError(f"input {index}: expected a numpy array or torch tensor, got {type(x).__name__}")
     array = np.asarray(x)  # (ascontiguousarray would turn a 0-d input into 1-d)
     if not array.flags.c_contiguous:

@@ -96,6 +96,14 @@ class BackendInterface {
   virtual Error execute(BackendExecutionContext& context, DelegateHandle* handle,
                         Span<EValue*> args) const = 0;
   virtual void destroy(DelegateHandle* handle) const { (void)handle; }
+  // How many of a call's args, the last ones, are outputs that execute
+  // writes. With it the runtime refuses, at load, a program that names a
+  // constant (maybe a read-only mapping) or the caller's input memory there.
+  static constexpr size_t kUnknownOutputs = SIZE_MAX;
+  virtual size_t num_outputs(DelegateHandle* handle) const {
+    (void)handle;
+    return kUnknownOutputs;
+  }
   // Bytes the backend holds for this delegate outside the method allocator
   // (packed weights, execution plans), for reports.
   virtual size_t owned_bytes(DelegateHandle* handle) const {

@@ -31,12 +31,16 @@ bool Tensor::is_contiguous_dim_order() const {
 
 void Tensor::recompute_strides_and_numel() {
   // Strides follow the dim order: the innermost dim (last in dim_order) is 1.
+  // Zero-size dims count as 1, so an empty tensor's other dims can multiply
+  // past what a stride holds (numel is 0 and no element is ever read):
+  // those strides saturate rather than overflow.
   int64_t stride = 1;
   numel_ = 1;
   for (int i = dim_ - 1; i >= 0; --i) {
     const int d = dim_order_[i];
     strides_[d] = static_cast<StridesType>(stride);
-    stride *= sizes_[d] > 0 ? sizes_[d] : 1;
+    const int64_t size = sizes_[d] > 0 ? sizes_[d] : 1;
+    stride = stride <= INT32_MAX / size ? stride * size : INT32_MAX;
   }
   for (int i = 0; i < dim_; ++i) {
     numel_ *= sizes_[i];

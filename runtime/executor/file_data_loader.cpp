@@ -22,9 +22,10 @@ Result<size_t> open_and_size(const char* path, int* fd_out) {
     EMBER_LOG(Error, "cannot open %s: %s", path, std::strerror(errno));
     return Error::AccessFailed;
   }
-  struct stat st;
+  struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    EMBER_LOG(Error, "%s is not a regular file", path);
+    EMBER_LOG(Error, "%s is %s, not a .pte program file", path,
+              S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
     ::close(fd);
     return Error::AccessFailed;
   }

@@ -6,6 +6,7 @@
 
 #include "runtime/backend/backend.h"
 #include "runtime/core/log.h"
+#include "runtime/executor/kernel_call_check.h"
 #include "runtime/executor/program.h"
 #include "schema/program_generated.h"
 
@@ -17,6 +18,38 @@ constexpr size_t kMaxOperatorNameLength = 128;
 bool index_in_range(int64_t index, size_t size) {
   return index >= 0 && static_cast<uint64_t>(index) < size;
 }
+
+// Kernels load bool tensors as C++ bools, and a byte other than 0 or 1
+// loaded as a bool is undefined behaviour: bool data from outside (the
+// file's constants, the caller's inputs) is checked once. Returns the index
+// of the first bad byte, or -1.
+int64_t first_non_bool_byte(const void* data, size_t n) {
+  const uint8_t* bytes = static_cast<const uint8_t*>(data);
+  for (size_t i = 0; i < n; ++i) {
+    if (bytes[i] > 1) return static_cast<int64_t>(i);
+  }
+  return -1;
+}
+
+size_t saturating_add(size_t a, size_t b) { return a > SIZE_MAX - b ? SIZE_MAX : a + b; }
+
+// Holds a method's busy flag for the length of one public call; a second
+// thread arriving meanwhile does not get it and is refused.
+class CallGuard {
+ public:
+  explicit CallGuard(std::atomic<bool>& busy)
+      : busy_(busy), held_(!busy.exchange(true, std::memory_order_acquire)) {}
+  ~CallGuard() {
+    if (held_) busy_.store(false, std::memory_order_release);
+  }
+  CallGuard(const CallGuard&) = delete;
+  CallGuard& operator=(const CallGuard&) = delete;
+  bool held() const { return held_; }
+
+ private:
+  std::atomic<bool>& busy_;
+  const bool held_;
+};
 
 }  // namespace
 
@@ -36,6 +69,7 @@ Method::Method(Method&& other) noexcept
       input_set_(other.input_set_),
       instructions_(other.instructions_),
       num_instructions_(other.num_instructions_),
+      has_jumps_(other.has_jumps_),
       delegates_(other.delegates_),
       num_delegates_(other.num_delegates_),
       mutable_buffers_(other.mutable_buffers_),
@@ -66,12 +100,41 @@ Result<Method> Method::init(const Program* program, const fb::ExecutionPlan* pla
   EMBER_CHECK_OR_RETURN(memory_manager != nullptr && memory_manager->method_allocator != nullptr,
                         Error::InvalidArgument, "load_method needs a method allocator");
   Method method(program, plan, memory_manager, config);
+  EMBER_TRY(method.check_limits());
   EMBER_TRY(method.init_values());
   EMBER_TRY(method.init_lists());
   EMBER_TRY(method.check_io());
   EMBER_TRY(method.init_delegates());
   EMBER_TRY(method.init_instructions());
   return method;
+}
+
+size_t Method::planned_bytes(const fb::ExecutionPlan* plan) {
+  const auto* sizes = plan->non_const_buffer_sizes();
+  size_t total = 0;
+  for (size_t i = 1; sizes != nullptr && i < sizes->size(); ++i) {
+    const int64_t size = sizes->Get(static_cast<flatbuffers::uoffset_t>(i));
+    if (size > 0) {
+      total = static_cast<uint64_t>(size) > SIZE_MAX ? SIZE_MAX
+                                                      : saturating_add(total, static_cast<size_t>(size));
+    }
+  }
+  return total;
+}
+
+Error Method::check_limits() const {
+  const size_t limit = config_.max_memory_bytes;
+  if (limit == 0) {
+    return Error::Ok;
+  }
+  const size_t planned = planned_bytes(plan_);
+  const size_t tables = table_bytes(plan_);
+  const size_t total = saturating_add(planned, tables);
+  EMBER_CHECK_OR_RETURN(total <= limit, Error::MemoryAllocationFailed,
+                        "method '%s' asks for %zu bytes (planned arenas %zu, method tables %zu), "
+                        "more than the limit of %zu bytes the application set",
+                        plan_name(), total, planned, tables, limit);
+  return Error::Ok;
 }
 
 size_t Method::table_bytes(const fb::ExecutionPlan* plan) {
@@ -321,7 +384,20 @@ Error Method::init_tensor(size_t index, const void* flat_tensor) {
   } else if (t->data_buffer_idx() > 0) {
     EMBER_ASSIGN_OR_RETURN(const void* constant, program_->constant_data(t->data_buffer_idx(), nbytes));
     data = const_cast<void*>(constant);  // kernels never write their inputs
+    const int64_t bad = dtype == ScalarType::Bool ? first_non_bool_byte(constant, nbytes) : -1;
+    EMBER_CHECK_OR_RETURN(bad < 0, Error::InvalidProgram,
+                          "value %zu: bool constant holds %u at element %lld; a bool is 0 or 1",
+                          index, static_cast<const uint8_t*>(constant)[bad < 0 ? 0 : bad],
+                          static_cast<long long>(bad));
   }
+  // Kernels load whole elements: data off their alignment is undefined
+  // behaviour in C++ (and a fault on some cores).
+  const size_t item = element_size(dtype);
+  const size_t alignment = item == 0 ? 1 : item < 8 ? item : 8;
+  EMBER_CHECK_OR_RETURN(reinterpret_cast<uintptr_t>(data) % alignment == 0,
+                        Error::InvalidProgram,
+                        "value %zu: its data is not aligned to its %zu-byte elements", index,
+                        element_size(dtype));
   new (tensor) Tensor(dtype, static_cast<int>(dim), sizes, dim_order, strides, data,
                       data != nullptr ? nbytes : 0,
                       t->shape_dynamism() == fb::TensorShapeDynamism::DYNAMIC_BOUND
@@ -397,6 +473,10 @@ Error Method::check_io() {
     EMBER_CHECK_OR_RETURN(index_in_range(input_indices_[i], num_values_), Error::InvalidProgram,
                           "input %zu: value index %d out of range", i, input_indices_[i]);
     input_set_[i] = !values_[input_indices_[i]].is_tensor();
+    // set_input copies into an input's memory: a constant's may be read-only.
+    EMBER_CHECK_OR_RETURN(!is_constant_tensor(static_cast<size_t>(input_indices_[i])),
+                          Error::InvalidProgram, "input %zu (value %d) is a constant tensor", i,
+                          input_indices_[i]);
   }
   for (size_t i = 0; i < num_outputs_; ++i) {
     EMBER_CHECK_OR_RETURN(index_in_range(output_indices_[i], num_values_), Error::InvalidProgram,
@@ -485,6 +565,43 @@ bool Method::is_constant_tensor(size_t index) const {
   return tensor != nullptr && tensor->allocation_info() == nullptr && tensor->data_buffer_idx() > 0;
 }
 
+bool Method::is_writable(const EValue* value) const {
+  if (!value->is_tensor()) return true;
+  const size_t index = static_cast<size_t>(value - values_);
+  const auto* tensor =
+      plan_->values()->Get(static_cast<flatbuffers::uoffset_t>(index))->val_as_Tensor();
+  if (tensor == nullptr || tensor->allocation_info() != nullptr) return true;  // planned
+  if (tensor->data_buffer_idx() > 0) return false;                             // a constant
+  for (size_t k = 0; k < num_inputs_; ++k) {
+    if (input_indices_[k] == static_cast<int32_t>(index)) return false;  // the caller's memory
+  }
+  return true;  // no memory at all (check_io refused it unless it holds no bytes)
+}
+
+Error Method::check_outs_writable(const Instr& instr, size_t pc) const {
+  const KernelEntry& kernel = *instr.kernel;
+  for (size_t i = 0; i < kernel.num_params && i < 64; ++i) {
+    if (!is_out_param(kernel, instr.args, i)) continue;
+    const EValue* arg = instr.args[i];
+    bool writable = is_writable(arg);
+    if (arg->is_tensor_list()) {
+      // The list's items, by value index (init_lists checked each names a tensor).
+      const auto* list = plan_->values()
+                             ->Get(static_cast<flatbuffers::uoffset_t>(arg - values_))
+                             ->val_as_TensorList();
+      for (size_t k = 0; list != nullptr && list->items() != nullptr && k < list->items()->size();
+           ++k) {
+        writable = writable && is_writable(&values_[list->items()->Get(
+                                   static_cast<flatbuffers::uoffset_t>(k))]);
+      }
+    }
+    EMBER_CHECK_OR_RETURN(writable, Error::InvalidProgram,
+                          "instruction %zu (%s): out argument %zu is a constant or an unplanned "
+                          "input, which the kernel must not write", pc, instr.name, i);
+  }
+  return Error::Ok;
+}
+
 Error Method::init_instructions() {
   const auto* chains = plan_->chains();
   EMBER_CHECK_OR_RETURN(chains != nullptr && chains->size() == 1, Error::NotSupported,
@@ -557,10 +674,12 @@ Error Method::init_instructions() {
                               "runtime", pc, name);
         EMBER_TRY(resolve_args(call->args(), pc, &instr.args));
         char why[256];
-        EMBER_CHECK_OR_RETURN(instr.kernel->check_args(instr.args, why, sizeof(why)),
+        EMBER_CHECK_OR_RETURN(instr.kernel->check_args(instr.args, why, sizeof(why)) &&
+                                  check_kernel_returns(*instr.kernel, instr.args, why, sizeof(why)),
                               Error::InvalidProgram, "instruction %zu (%s): %s", pc, name, why);
         EMBER_CHECK_OR_RETURN(check_kernel_dtypes(*instr.kernel, instr.args, why, sizeof(why)),
                               Error::OperatorMissing, "instruction %zu: %s", pc, why);
+        EMBER_TRY(check_outs_writable(instr, pc));
         const Error shimmed = make_layout_shims(
             *instr.kernel, instr.args, alloc,
             [this](const EValue* v) { return is_constant_tensor(static_cast<size_t>(v - values_)); },
@@ -579,6 +698,7 @@ Error Method::init_instructions() {
         instr.delegate = static_cast<uint32_t>(call->delegate_index());
         instr.name = plan_->delegates()->Get(instr.delegate)->id()->c_str();
         EMBER_TRY(resolve_args(call->args(), pc, &instr.args));
+        EMBER_TRY(check_delegate_outputs(instr, pc));
         break;
       }
       case fb::InstructionArguments::MoveCall: {
@@ -586,6 +706,18 @@ Error Method::init_instructions() {
         EMBER_CHECK_OR_RETURN(index_in_range(call->move_from(), num_values_) &&
                                   index_in_range(call->move_to(), num_values_),
                               Error::InvalidProgram, "instruction %zu: move index out of range", pc);
+        // Kernels were checked against each value's kind and dtype above; a
+        // move that changed them would hand a kernel what it was not checked for.
+        const EValue& from = values_[call->move_from()];
+        const EValue& to = values_[call->move_to()];
+        EMBER_CHECK_OR_RETURN(
+            from.tag() == to.tag() &&
+                (!from.is_tensor() ||
+                 (from.to_tensor().scalar_type() == to.to_tensor().scalar_type() &&
+                  from.to_tensor().dim() == to.to_tensor().dim())),
+            Error::InvalidProgram,
+            "instruction %zu: move from value %d (%s) to value %d (%s) changes its kind, dtype or "
+            "rank", pc, call->move_from(), from.tag_name(), call->move_to(), to.tag_name());
         instr = Instr{InstrKind::Move, nullptr, 0, {}, call->move_from(), call->move_to(), "move", {}};
         break;
       }
@@ -601,6 +733,7 @@ Error Method::init_instructions() {
                               "range", pc, call->destination_instruction());
         instr = Instr{InstrKind::JumpFalse, nullptr, 0, {}, call->cond_value_index(),
                       call->destination_instruction(), "jump_false", {}};
+        has_jumps_ = true;
         break;
       }
       case fb::InstructionArguments::FreeCall: {
@@ -616,42 +749,160 @@ Error Method::init_instructions() {
         return Error::InvalidProgram;
     }
   }
+  return check_moves_of_readonly();
+}
+
+size_t Method::delegate_outputs(const Instr& instr) const {
+  const Delegate& d = delegates_[instr.delegate];
+  return d.backend->num_outputs(d.handle);
+}
+
+Error Method::check_delegate_outputs(const Instr& instr, size_t pc) const {
+  const size_t outputs = delegate_outputs(instr);
+  if (outputs == BackendInterface::kUnknownOutputs) {
+    return Error::Ok;
+  }
+  EMBER_CHECK_OR_RETURN(outputs <= instr.args.size(), Error::InvalidProgram,
+                        "instruction %zu (%s): the delegate writes %zu outputs, the call passes "
+                        "%zu values", pc, instr.name, outputs, instr.args.size());
+  for (size_t k = instr.args.size() - outputs; k < instr.args.size(); ++k) {
+    EMBER_CHECK_OR_RETURN(is_writable(instr.args[k]), Error::InvalidProgram,
+                          "instruction %zu (%s): output %zu (value %zu) is a constant or an "
+                          "unplanned input, which the backend must not write", pc, instr.name,
+                          k - (instr.args.size() - outputs),
+                          static_cast<size_t>(instr.args[k] - values_));
+  }
   return Error::Ok;
 }
 
+// A move makes its target alias its source; when the source is memory no
+// kernel may write (a constant, the caller's input), the target must not be
+// written either: not an input (set_input copies into it), a kernel's out or
+// a delegate's argument (which a backend may write).
+Error Method::check_moves_of_readonly() const {
+  for (size_t pc = 0; pc < num_instructions_; ++pc) {
+    const Instr& move = instructions_[pc];
+    if (move.kind != InstrKind::Move || is_writable(&values_[move.a])) continue;
+    const EValue* target = &values_[move.b];
+    for (size_t k = 0; k < num_inputs_; ++k) {
+      EMBER_CHECK_OR_RETURN(input_indices_[k] != move.b, Error::InvalidProgram,
+                            "instruction %zu: moves read-only value %d into input %zu", pc,
+                            move.a, k);
+    }
+    for (size_t k = 0; k < num_instructions_; ++k) {
+      const Instr& user = instructions_[k];
+      const size_t outputs = user.kind == InstrKind::Delegate ? delegate_outputs(user) : 0;
+      for (size_t i = 0; i < user.args.size(); ++i) {
+        const bool written =
+            (user.kind == InstrKind::Delegate &&
+             (outputs == BackendInterface::kUnknownOutputs || i + outputs >= user.args.size())) ||
+            (user.kind == InstrKind::Kernel && is_out_param(*user.kernel, user.args, i));
+        EMBER_CHECK_OR_RETURN(!(written && user.args[i] == target), Error::InvalidProgram,
+                              "instruction %zu: moves read-only value %d into value %d, which "
+                              "instruction %zu (%s) writes", pc, move.a, move.b, k, user.name);
+      }
+    }
+  }
+  return Error::Ok;
+}
+
+Error Method::refuse_concurrent_call() const {
+  // last_error_ belongs to the thread inside; this one's reason goes to its
+  // own last_error_message().
+  EMBER_LOG(Error, "method '%s' is in use by another thread: a method runs one call at a time",
+            plan_name());
+  return Error::InvalidState;
+}
+
 Error Method::set_input(size_t index, const Tensor& src) {
+  CallGuard guard(busy_);
+  if (!guard.held()) return refuse_concurrent_call();
+  return set_tensor_input(index, src);
+}
+
+const char* Method::input_name(size_t index) const { return MethodMeta(plan_).input_name(index); }
+
+void Method::input_label(size_t index, char* label, size_t size) const {
+  const char* name = input_name(index);
+  if (name[0] != '\0') {
+    std::snprintf(label, size, "input %zu (%.64s)", index, name);
+  } else {
+    std::snprintf(label, size, "input %zu", index);
+  }
+}
+
+Error Method::set_tensor_input(size_t index, const Tensor& src) {
   if (index >= num_inputs_) {
     set_error("input index %zu out of range: the method takes %zu inputs", index, num_inputs_);
     return Error::InvalidArgument;
   }
+  char input[96];
+  input_label(index, input, sizeof(input));
   EValue& value = values_[input_indices_[index]];
   if (!value.is_tensor()) {
-    set_error("input %zu is a %s, not a tensor", index, value.tag_name());
+    set_error("%s: expected %s, got Tensor", input, value.tag_name());
     return Error::InvalidArgument;
   }
   Tensor& dst = value.to_tensor();
   if (src.scalar_type() != dst.scalar_type()) {
-    set_error("input %zu: expected dtype %s, got %s", index, scalar_type_name(dst.scalar_type()),
+    set_error("%s: expected dtype %s, got %s", input, scalar_type_name(dst.scalar_type()),
               scalar_type_name(src.scalar_type()));
     return Error::InvalidArgument;
   }
   if (src.dim() != dst.dim()) {
-    set_error("input %zu: expected a tensor of rank %d, got rank %d", index, dst.dim(), src.dim());
+    set_error("%s: expected a tensor of rank %d, got rank %d", input, dst.dim(), src.dim());
     return Error::InvalidArgument;
+  }
+  if (src.nbytes() > 0 && src.const_data_ptr() == nullptr) {
+    set_error("%s: the tensor has %lld elements but no data", input,
+              static_cast<long long>(src.numel()));
+    return Error::InvalidArgument;
+  }
+  if (src.scalar_type() == ScalarType::Bool) {
+    const int64_t bad = first_non_bool_byte(src.const_data_ptr(), src.nbytes());
+    if (bad >= 0) {
+      set_error("%s: bool element %lld holds %u; a bool is 0 or 1", input,
+                static_cast<long long>(bad), src.const_data_ptr<uint8_t>()[bad]);
+      return Error::InvalidArgument;
+    }
   }
   if (dst.shape_dynamism() == TensorShapeDynamism::Static) {
     for (int d = 0; d < dst.dim(); ++d) {
       if (src.size(d) != dst.size(d)) {
-        set_error("input %zu: dim %d must be %lld, got %lld (the model was exported with a static "
-                  "shape)", index, d, static_cast<long long>(dst.size(d)),
+        set_error("%s: dim %d must be %lld, got %lld (the model was exported with a static "
+                  "shape)", input, d, static_cast<long long>(dst.size(d)),
                   static_cast<long long>(src.size(d)));
         return Error::InvalidArgument;
       }
     }
-  } else if (dst.resize(src.sizes()) != Error::Ok) {
-    set_error("input %zu: shape does not fit the exported upper bounds (%zu bytes planned, %zu "
-              "given)", index, dst.capacity_bytes(), src.nbytes());
-    return Error::InvalidArgument;
+  } else {
+    // The program's sizes of a dynamic input are each dim's upper bound
+    // (dst's own sizes follow the last input set). Dims the export kept
+    // static must match exactly, when the program says which those are.
+    const auto* spec = plan_->values()->Get(static_cast<flatbuffers::uoffset_t>(
+                                                input_indices_[index]))->val_as_Tensor();
+    const Result<MethodMeta::TensorInfo> info = MethodMeta(plan_).input_tensor_info(index);
+    const uint32_t dynamic = info.ok() ? info->dynamic_dims : ~0u;
+    for (int d = 0; d < dst.dim(); ++d) {
+      const int64_t bound = spec->sizes()->Get(static_cast<flatbuffers::uoffset_t>(d));
+      if ((dynamic >> d & 1) == 0 && src.size(d) != bound) {
+        set_error("%s: dim %d must be %lld, got %lld (the model was exported with only other "
+                  "dims dynamic)", input, d, static_cast<long long>(bound),
+                  static_cast<long long>(src.size(d)));
+        return Error::InvalidArgument;
+      }
+      if (src.size(d) > bound) {
+        set_error("%s: dim %d is %lld, past its upper bound of %lld (the model was exported "
+                  "with a dynamic shape up to that size)", input, d,
+                  static_cast<long long>(src.size(d)), static_cast<long long>(bound));
+        return Error::InvalidArgument;
+      }
+    }
+    if (dst.resize(src.sizes()) != Error::Ok) {
+      set_error("%s: shape does not fit the exported upper bounds (%zu bytes planned, %zu given)",
+                input, dst.capacity_bytes(), src.nbytes());
+      return Error::InvalidArgument;
+    }
   }
   bool same_order = true;
   for (int d = 0; d < dst.dim(); ++d) {
@@ -661,7 +912,7 @@ Error Method::set_input(size_t index, const Tensor& src) {
     // Not planned: the caller's memory is used directly and must outlive
     // execute, so it must already be laid out as the program expects.
     if (!same_order) {
-      set_error("input %zu: memory layout (dim order) differs from the exported one", index);
+      set_error("%s: memory layout (dim order) differs from the exported one", input);
       return Error::InvalidArgument;
     }
     dst.set_data(src.mutable_data_ptr(), src.nbytes());
@@ -673,16 +924,20 @@ Error Method::set_input(size_t index, const Tensor& src) {
 }
 
 Error Method::set_input(size_t index, const EValue& value) {
+  CallGuard guard(busy_);
+  if (!guard.held()) return refuse_concurrent_call();
   if (index >= num_inputs_) {
     set_error("input index %zu out of range: the method takes %zu inputs", index, num_inputs_);
     return Error::InvalidArgument;
   }
   if (value.is_tensor()) {
-    return set_input(index, value.to_tensor());
+    return set_tensor_input(index, value.to_tensor());
   }
   EValue& dst = values_[input_indices_[index]];
   if (dst.tag() != value.tag() || !(dst.is_int() || dst.is_double() || dst.is_bool())) {
-    set_error("input %zu: expected %s, got %s", index, dst.tag_name(), value.tag_name());
+    char input[96];
+    input_label(index, input, sizeof(input));
+    set_error("%s: expected %s, got %s", input, dst.tag_name(), value.tag_name());
     return Error::InvalidArgument;
   }
   dst = value;
@@ -723,6 +978,18 @@ const char* Method::instruction_name(size_t index) const {
 }
 
 Error Method::execute() {
+  CallGuard guard(busy_);
+  if (!guard.held()) return refuse_concurrent_call();
+  return run_instructions();
+}
+
+Error Method::run_instructions() {
+  const uint64_t limit = config_.max_instructions;
+  if (limit != 0 && !has_jumps_ && num_instructions_ > limit) {
+    set_error("the method has %zu instructions, more than the limit of %llu the application set",
+              num_instructions_, static_cast<unsigned long long>(limit));
+    return Error::InvalidState;
+  }
   for (size_t i = 0; i < num_inputs_; ++i) {
     if (!input_set_[i]) {
       set_error("input %zu was not set", i);
@@ -738,7 +1005,14 @@ Error Method::execute() {
   KernelContext context(temp, config_.thread_pool, &random_state_);
   EventTracer* const event_tracer = config_.event_tracer;
   size_t pc = 0;
+  uint64_t executed = 0;
   while (pc < num_instructions_) {
+    if (limit != 0 && executed++ == limit) {
+      set_error("execute stopped at instruction %zu after %llu instructions, the limit the "
+                "application set (does the program loop forever?)", pc,
+                static_cast<unsigned long long>(limit));
+      return Error::InvalidState;
+    }
     const Instr& instr = instructions_[pc];
     if (event_tracer != nullptr) {
       event_tracer->begin_instruction(pc);
@@ -785,7 +1059,10 @@ Error Method::execute() {
           truth = cond.to_bool();
         } else if (cond.is_tensor() && cond.to_tensor().scalar_type() == ScalarType::Bool &&
                    cond.to_tensor().numel() == 1) {
-          truth = *cond.to_tensor().const_data_ptr<bool>();
+          // As a byte: memory no kernel wrote (a malformed program) may
+          // hold any value, and loading one that is not 0 or 1 as a bool is
+          // undefined behaviour.
+          truth = *cond.to_tensor().const_data_ptr<uint8_t>() != 0;
         } else {
           set_error("instruction %zu: jump condition is a %s, not a bool", pc, cond.tag_name());
           return Error::InvalidProgram;

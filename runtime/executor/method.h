@@ -3,6 +3,7 @@
 // delegate. init does all checking and allocation; execute allocates nothing.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -33,6 +34,13 @@ struct MethodConfig {
   EventTracer* event_tracer = nullptr;
   // Start of the method's random stream (rand, randn, randperm, dropout).
   uint64_t random_seed = KernelContext::kDefaultRandomSeed;
+  // Limits an application running programs it does not trust sets (0: no
+  // limit). The most memory the method may ask for (its planned arenas plus
+  // its method-allocator tables), checked before init takes anything; and
+  // the most instructions one execute may run, so that a loop which never
+  // ends stops with an error.
+  size_t max_memory_bytes = 0;
+  uint64_t max_instructions = 0;
   // Whether init copies the initial data of the method's mutable buffers
   // (KV caches) into planned memory. Methods that share those buffers (one
   // arena for memory id 2) initialise them once: Module loads the later
@@ -61,7 +69,12 @@ class Method final {
   Error set_input(size_t index, const EValue& value);
 
   // Runs the instructions. Fails (with last_error()) when an input was never
-  // set or a kernel fails; no heap allocation happens here.
+  // set, a kernel fails or the instruction limit is reached; no heap
+  // allocation happens here.
+  //
+  // A method runs one call at a time: set_input or execute while another
+  // thread is inside either is refused with InvalidState (never a silent
+  // race). Load one method per thread to run in parallel.
   Error execute();
 
   // Mutable buffers: tensors in planned memory that keep their values from
@@ -92,6 +105,9 @@ class Method final {
   // the instruction kind.
   const char* instruction_name(size_t index) const;
   size_t num_values() const { return num_values_; }
+  // Input `index`'s name in the model's forward ("" when the program does
+  // not say: ExecuTorch's files).
+  const char* input_name(size_t index) const;
   const EValue& value(size_t index) const { return values_[index]; }
 
  private:
@@ -130,6 +146,8 @@ class Method final {
   // An upper bound of what init takes from the method allocator for the
   // method's own tables (not layout twins or what backends take).
   static size_t table_bytes(const fb::ExecutionPlan* plan);
+  // The planned arenas' sizes added up (saturating; negative sizes count 0).
+  static size_t planned_bytes(const fb::ExecutionPlan* plan);
   friend class MethodMeta;
   Error init_values();
   Error init_tensor(size_t index, const void* flat_tensor);
@@ -138,7 +156,20 @@ class Method final {
   Error init_instructions();
   // Whether value `index` is a tensor whose data is a constant of the program.
   bool is_constant_tensor(size_t index) const;
+  // Whether a kernel may write `value`: planned memory, or no bytes at all
+  // (constants may be read-only mappings, unplanned inputs the caller's).
+  bool is_writable(const EValue* value) const;
+  Error check_outs_writable(const Instr& instr, size_t pc) const;
+  Error check_moves_of_readonly() const;
+  size_t delegate_outputs(const Instr& instr) const;
+  Error check_delegate_outputs(const Instr& instr, size_t pc) const;
   Error check_io();
+  Error check_limits() const;
+  Error set_tensor_input(size_t index, const Tensor& src);
+  // "input 3 (mask)" for messages.
+  void input_label(size_t index, char* label, size_t size) const;
+  Error run_instructions();
+  Error refuse_concurrent_call() const;
   const char* plan_name() const;
   void set_error(const char* format, ...) __attribute__((format(printf, 2, 3)));
 
@@ -158,8 +189,11 @@ class Method final {
   bool* input_set_ = nullptr;  // tensor inputs whose data the caller has supplied
   Instr* instructions_ = nullptr;
   size_t num_instructions_ = 0;
+  bool has_jumps_ = false;  // without jumps, execute runs each instruction once
   Delegate* delegates_ = nullptr;
   size_t num_delegates_ = 0;
+  // Set while a thread is inside set_input or execute.
+  std::atomic<bool> busy_{false};
   MutableBuffer* mutable_buffers_ = nullptr;
   size_t num_mutable_buffers_ = 0;
   char last_error_[320] = {};

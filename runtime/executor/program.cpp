@@ -16,6 +16,25 @@ bool fits(uint64_t offset, uint64_t size, uint64_t total) {
   return offset <= total && size <= total - offset;
 }
 
+// Every method has a name, and no two the same: a method is found by name,
+// and an application must not run a different one than it asked for.
+Error validate_method_names(const fb::Program* program) {
+  const auto* plans = program->execution_plan();
+  const size_t n = plans ? plans->size() : 0;
+  for (size_t i = 0; i < n; ++i) {
+    const auto* plan = plans->Get(static_cast<flatbuffers::uoffset_t>(i));
+    EMBER_CHECK_OR_RETURN(plan != nullptr && plan->name() != nullptr && plan->name()->size() > 0,
+                          Error::InvalidProgram, "method %zu has no name", i);
+    for (size_t j = 0; j < i; ++j) {
+      const auto* other = plans->Get(static_cast<flatbuffers::uoffset_t>(j))->name();
+      EMBER_CHECK_OR_RETURN(std::strcmp(other->c_str(), plan->name()->c_str()) != 0,
+                            Error::InvalidProgram, "methods %zu and %zu are both named '%s'", j,
+                            i, plan->name()->c_str());
+    }
+  }
+  return Error::Ok;
+}
+
 // Checks what the flatbuffer verifier cannot: that segment ranges lie inside
 // the file and that the constant segment's offsets lie inside its segment.
 Error validate_segments(const fb::Program* program, uint64_t segment_base,
@@ -103,11 +122,50 @@ Error validate_unions(const fb::Program* program) {
   return Error::Ok;
 }
 
+// The verifier aligns a vector's length field (4 bytes) but not its items:
+// a crafted file can put a vector of 8-byte scalars off their alignment,
+// and reading them in place (as every reader does) is undefined behaviour
+// (a fault on strict-alignment cores). Each such vector is checked once.
+template <typename T>
+bool aligned(const flatbuffers::Vector<T>* vector) {
+  return vector == nullptr || reinterpret_cast<uintptr_t>(vector->data()) % alignof(T) == 0;
+}
+
+Error validate_alignment(const fb::Program* program) {
+  const auto* cs = program->constant_segment();
+  EMBER_CHECK_OR_RETURN(cs == nullptr || aligned(cs->offsets()), Error::InvalidProgram,
+                        "constant segment offsets are misaligned (corrupt file)");
+  const auto* mutable_segments = program->mutable_data_segments();
+  for (size_t i = 0; mutable_segments != nullptr && i < mutable_segments->size(); ++i) {
+    EMBER_CHECK_OR_RETURN(aligned(mutable_segments->Get(i)->offsets()), Error::InvalidProgram,
+                          "mutable data segment %zu offsets are misaligned (corrupt file)", i);
+  }
+  const auto* plans = program->execution_plan();
+  for (size_t p = 0; plans != nullptr && p < plans->size(); ++p) {
+    const auto* plan = plans->Get(p);
+    EMBER_CHECK_OR_RETURN(aligned(plan->non_const_buffer_sizes()), Error::InvalidProgram,
+                          "method %zu planned buffer sizes are misaligned (corrupt file)", p);
+    const auto* values = plan->values();
+    for (size_t i = 0; values != nullptr && i < values->size(); ++i) {
+      const auto* v = values->Get(i);
+      const bool ok = (v->val_type() != fb::KernelTypes::IntList ||
+                       aligned(v->val_as_IntList()->items())) &&
+                      (v->val_type() != fb::KernelTypes::DoubleList ||
+                       aligned(v->val_as_DoubleList()->items()));
+      EMBER_CHECK_OR_RETURN(ok, Error::InvalidProgram,
+                            "method %zu value %zu: list items are misaligned (corrupt file)", p, i);
+    }
+  }
+  return Error::Ok;
+}
+
 }  // namespace
 
 Result<Program> Program::load(DataLoader* loader, Verification verification) {
   EMBER_CHECK_OR_RETURN(loader != nullptr, Error::InvalidArgument, "no data loader");
   EMBER_ASSIGN_OR_RETURN(const size_t file_size, loader->size());
+  EMBER_CHECK_OR_RETURN(file_size > 0, Error::InvalidProgram,
+                        "the file is empty, not a .pte program");
   EMBER_CHECK_OR_RETURN(file_size >= 16, Error::InvalidProgram,
                         "file is too small (%zu bytes) to be a program", file_size);
 
@@ -160,6 +218,7 @@ Result<Program> Program::load(DataLoader* loader, Verification verification) {
     EMBER_CHECK_OR_RETURN(verifier.VerifyBuffer<fb::Program>(kIdentifier), Error::InvalidProgram,
                           "program flatbuffer failed verification (corrupt or truncated file)");
     EMBER_TRY(validate_unions(fb::GetProgram(bytes)));
+    EMBER_TRY(validate_alignment(fb::GetProgram(bytes)));
   } else {
     const uint32_t root = flatbuffers::ReadScalar<uint32_t>(bytes);
     EMBER_CHECK_OR_RETURN(root >= 8 && root < program_size, Error::InvalidProgram,
@@ -167,6 +226,7 @@ Result<Program> Program::load(DataLoader* loader, Verification verification) {
   }
   const fb::Program* program = fb::GetProgram(bytes);
   EMBER_TRY(validate_segments(program, segment_base, segment_data_size, file_size));
+  EMBER_TRY(validate_method_names(program));
 
   FreeableBuffer constants;
   const auto* cs = program->constant_segment();
@@ -273,6 +333,16 @@ const char* MethodMeta::name() const { return plan_->name() ? plan_->name()->c_s
 size_t MethodMeta::num_inputs() const { return plan_->inputs() ? plan_->inputs()->size() : 0; }
 size_t MethodMeta::num_outputs() const { return plan_->outputs() ? plan_->outputs()->size() : 0; }
 
+const char* MethodMeta::input_name(size_t index) const {
+  const auto* meta = plan_->container_meta_type();
+  const auto* names = meta != nullptr ? meta->input_names() : nullptr;
+  if (names == nullptr || index >= names->size() ||
+      names->Get(static_cast<flatbuffers::uoffset_t>(index)) == nullptr) {
+    return "";
+  }
+  return names->Get(static_cast<flatbuffers::uoffset_t>(index))->c_str();
+}
+
 size_t MethodMeta::num_planned_buffers() const {
   const auto* sizes = plan_->non_const_buffer_sizes();
   return sizes && sizes->size() > 0 ? sizes->size() - 1 : 0;
@@ -285,6 +355,8 @@ size_t MethodMeta::planned_buffer_size(size_t index) const {
   const int64_t size = plan_->non_const_buffer_sizes()->Get(index + 1);
   return size < 0 ? 0 : static_cast<size_t>(size);
 }
+
+size_t MethodMeta::planned_bytes() const { return Method::planned_bytes(plan_); }
 
 size_t MethodMeta::method_table_bytes() const { return Method::table_bytes(plan_); }
 
@@ -302,13 +374,24 @@ Result<MethodMeta::TensorInfo> MethodMeta::tensor_info(int32_t value_index) cons
   info.sizes = t->sizes() ? Span<const int32_t>(t->sizes()->data(), t->sizes()->size())
                           : Span<const int32_t>();
   info.dynamic = t->shape_dynamism() != fb::TensorShapeDynamism::STATIC;
+  const size_t dim = info.sizes.size();
+  info.dynamic_dims = !info.dynamic ? 0u : dim >= 32 ? ~0u : (1u << dim) - 1;
   return info;
+}
+
+uint32_t MethodMeta::dynamic_dims_of_input(size_t index, const TensorInfo& info) const {
+  const auto* meta = plan_->container_meta_type();
+  const auto* masks = meta != nullptr ? meta->input_dynamic_dims() : nullptr;
+  if (!info.dynamic || masks == nullptr || index >= masks->size()) return info.dynamic_dims;
+  return masks->Get(static_cast<flatbuffers::uoffset_t>(index));
 }
 
 Result<MethodMeta::TensorInfo> MethodMeta::input_tensor_info(size_t index) const {
   EMBER_CHECK_OR_RETURN(index < num_inputs(), Error::InvalidArgument,
                         "input index %zu out of range", index);
-  return tensor_info(plan_->inputs()->Get(index));
+  EMBER_ASSIGN_OR_RETURN(TensorInfo info, tensor_info(plan_->inputs()->Get(index)));
+  info.dynamic_dims = dynamic_dims_of_input(index, info);
+  return info;
 }
 
 Result<MethodMeta::TensorInfo> MethodMeta::output_tensor_info(size_t index) const {

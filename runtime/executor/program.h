@@ -30,15 +30,23 @@ class MethodMeta final {
     ScalarType dtype;
     Span<const int32_t> sizes;  // upper bounds for dynamic dims
     bool dynamic;
+    // Bit d: dim d may vary (up to its size). For a dynamic input of a
+    // program that does not say which dims are dynamic, every dim.
+    uint32_t dynamic_dims;
   };
   const char* name() const;
   size_t num_inputs() const;
   size_t num_outputs() const;
+  // Input `index`'s name in the model's forward; "" when the program does
+  // not say (ExecuTorch's files).
+  const char* input_name(size_t index) const;
   // Fails for an input or output that is not a tensor.
   Result<TensorInfo> input_tensor_info(size_t index) const;
   Result<TensorInfo> output_tensor_info(size_t index) const;
   size_t num_planned_buffers() const;
   size_t planned_buffer_size(size_t index) const;
+  // All planned buffers together (saturating at SIZE_MAX).
+  size_t planned_bytes() const;
   // An upper bound of the method allocator bytes load_method needs for the
   // method's tables. Layout twins (tensors in another dim order that a
   // kernel reads row-major) and what backends keep come on top.
@@ -46,8 +54,10 @@ class MethodMeta final {
 
  private:
   friend class Program;
+  friend class Method;
   explicit MethodMeta(const fb::ExecutionPlan* plan) : plan_(plan) {}
   Result<TensorInfo> tensor_info(int32_t value_index) const;
+  uint32_t dynamic_dims_of_input(size_t index, const TensorInfo& info) const;
   const fb::ExecutionPlan* plan_;
 };
 

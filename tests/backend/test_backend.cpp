@@ -113,6 +113,9 @@ Result<DelegateHandle*> TestBackend::init(BackendInitContext& context, FreeableB
                               (!binary || step.b == kScalar ||
                                plan->numel[step.b] == plan->numel[step.out]),
                           Error::InvalidProgram, "%s: step %u mixes sizes", kName, s);
+    // A relu has no second operand, whatever the blob says there: execute
+    // must never index the slots with it.
+    if (!binary) step.b = kScalar;
   }
   EMBER_CHECK_OR_RETURN(r.ok && r.at == r.size, Error::InvalidProgram,
                         "%s: %zu bytes after the last step", kName, r.size - r.at);
@@ -189,6 +192,10 @@ Error TestBackend::execute(BackendExecutionContext& context, DelegateHandle* han
 void TestBackend::destroy(DelegateHandle* handle) const {
   Plan* plan = static_cast<Plan*>(handle);
   for (uint32_t c = 0; c < plan->num_constants; ++c) delete[] plan->constant_data[c];
+}
+
+size_t TestBackend::num_outputs(DelegateHandle* handle) const {
+  return static_cast<const Plan*>(handle)->num_outputs;
 }
 
 size_t TestBackend::owned_bytes(DelegateHandle* handle) const {

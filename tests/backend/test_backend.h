@@ -34,6 +34,7 @@ class TestBackend final : public BackendInterface {
   Error execute(BackendExecutionContext& context, DelegateHandle* handle,
                 Span<EValue*> args) const override;
   void destroy(DelegateHandle* handle) const override;
+  size_t num_outputs(DelegateHandle* handle) const override;
   size_t owned_bytes(DelegateHandle* handle) const override;
 
   // Element chunks that ran on a thread other than the one calling execute,

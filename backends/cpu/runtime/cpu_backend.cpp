@@ -306,6 +306,10 @@ Error CpuBackend::execute(BackendExecutionContext& context, DelegateHandle* hand
 
 void CpuBackend::destroy(DelegateHandle* handle) const { delete static_cast<Delegate*>(handle); }
 
+size_t CpuBackend::num_outputs(DelegateHandle* handle) const {
+  return static_cast<const Delegate*>(handle)->num_outputs;
+}
+
 size_t CpuBackend::owned_bytes(DelegateHandle* handle) const {
   const Delegate& d = *static_cast<const Delegate*>(handle);
   size_t total = d.num_values * (sizeof(ValueInfo) + sizeof(float*)) + d.num_ops * sizeof(CpuOp*);

@@ -17,6 +17,7 @@ class CpuBackend final : public BackendInterface {
   Error execute(BackendExecutionContext& context, DelegateHandle* handle,
                 Span<EValue*> args) const override;
   void destroy(DelegateHandle* handle) const override;
+  size_t num_outputs(DelegateHandle* handle) const override;
   size_t owned_bytes(DelegateHandle* handle) const override;
 };
 

@@ -467,6 +467,7 @@ class _Emitter:
     def emit(self) -> EmittedProgram:
         program = self.program
         input_ids: list[int] = []
+        input_nodes: list[Node] = []
         for node in program.placeholders():
             if program.is_constant(node):
                 self.constant_nodes[node] = program.constant(node)
@@ -474,6 +475,7 @@ class _Emitter:
             if program.is_buffer(node):
                 self.node_values[node] = self._buffer_value(node)
                 continue
+            input_nodes.append(node)
             value_id = self._planned_tensor(node.meta["val"], f"input {node.name}")
             self.lifetimes[value_id].start = -1
             input_ids.append(value_id)
@@ -496,6 +498,9 @@ class _Emitter:
         meta = ContainerMetadataT()
         meta.encodedInpStr = _spec_string(program.in_spec)
         meta.encodedOutStr = _spec_string(program.out_spec)
+        # What the runtime checks inputs against, naming them (Ember's addition).
+        meta.inputNames = [node.name for node in input_nodes]
+        meta.inputDynamicDims = [_dynamic_dims(node.meta["val"]) for node in input_nodes]
         plan.containerMetaType = meta
         plan.values = self.values
         plan.inputs = input_ids
@@ -658,6 +663,11 @@ class _Emitter:
         out_id = self._planned_tensor(fake, f"output {result.name}")
         self._copy(result, value_id, out_id)
         return out_id
+
+
+def _dynamic_dims(fake: torch.Tensor) -> int:
+    """Bit d set for each dim d of the input that the export left symbolic."""
+    return sum(1 << d for d, size in enumerate(fake.shape) if not isinstance(size, int))
 
 
 def _spec_string(spec: Any) -> str:

@@ -6,15 +6,19 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <thread>
 #include <tuple>
 #include <vector>
 
+#include "extension/module/module.h"
 #include "extension/threadpool/worker_pool.h"
+#include "runtime/core/log.h"
 #include "method_harness.h"
 #include "program_builder.h"
 #include "runtime/executor/data_loader.h"
@@ -261,6 +265,208 @@ INSTANTIATE_TEST_SUITE_P(Pools, ConcurrentMethods,
                          [](const ::testing::TestParamInfo<PoolMode>& info) {
                            return std::string(pool_mode_name(info.param));
                          });
+
+// --- one method from two threads: refused, never a race ---
+
+// Holds the calling thread inside the kernel until the test releases it, so
+// a second thread's call on the same method certainly overlaps.
+std::atomic<int> g_inside{0};
+std::atomic<bool> g_release{false};
+
+void wait_for_release_out(KernelContext& ctx, const Tensor& in, Tensor& out) {
+  g_inside.fetch_add(1);
+  while (!g_release.load()) std::this_thread::yield();
+  std::memcpy(out.mutable_data_ptr(), in.const_data_ptr(), in.nbytes());
+}
+EMBER_REGISTER_KERNEL("test::wait_for_release.out", wait_for_release_out,
+                      dtype_bit(ScalarType::Float));
+
+// in -> wait_for_release -> parallel_affine, as methods "forward" and "other".
+std::vector<uint8_t> blocking_program() {
+  testing::ProgramBuilder b;
+  const int32_t input = b.tensor(fb::ScalarType::FLOAT, {16});
+  const int32_t held = b.tensor(fb::ScalarType::FLOAT, {16});
+  const int32_t out = b.tensor(fb::ScalarType::FLOAT, {16});
+  b.call("test::wait_for_release", "out", {input, held});
+  b.call("test::parallel_affine", "out", {held, out});
+  return b.finish({input}, {out}, {"forward", "other"});
+}
+
+void wait_until_inside(int threads) {
+  while (g_inside.load() < threads) std::this_thread::yield();
+}
+
+void expect_affine(const Method& method) {
+  const float* out = method.output(0).to_tensor().const_data_ptr<float>();
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(out[i], static_cast<float>(i) * 0.75f + 0.5f) << i;
+}
+
+TEST(OneMethodTwoThreads, MethodRefusesTheSecondCaller) {
+  const std::vector<uint8_t> bytes = blocking_program();
+  BufferDataLoader loader(bytes.data(), bytes.size());
+  Result<Program> program = Program::load(&loader);
+  ASSERT_TRUE(program.ok());
+  std::string why;
+  std::unique_ptr<testing::OwnedMethod> m = testing::OwnedMethod::load(*program, {}, &why);
+  ASSERT_NE(m, nullptr) << why;
+  testing::OwnedTensor input(ScalarType::Float, {16});
+  for (int i = 0; i < 16; ++i) input.data<float>()[i] = static_cast<float>(i);
+  ASSERT_EQ(m->method->set_input(0, input.tensor()), Error::Ok);
+  g_inside.store(0);
+  g_release.store(false);
+  Error first = Error::Internal;
+  std::thread busy([&] { first = m->method->execute(); });
+  wait_until_inside(1);
+  const Error second_execute = m->method->execute();
+  const std::string message = last_error_message();
+  const Error second_set_input = m->method->set_input(0, input.tensor());
+  g_release.store(true);
+  busy.join();
+  EXPECT_EQ(first, Error::Ok);
+  EXPECT_EQ(second_execute, Error::InvalidState);
+  EXPECT_EQ(second_set_input, Error::InvalidState);
+  EXPECT_NE(message.find("method 'forward' is in use by another thread"), std::string::npos)
+      << message;
+  // The first call's result is whole: the refused calls touched nothing.
+  expect_affine(*m->method);
+  // And the method is free again once the first call returned.
+  EXPECT_EQ(m->method->execute(), Error::Ok);
+}
+
+TEST(OneMethodTwoThreads, ModuleRefusesTheSecondRunButRunsAnotherMethodMeanwhile) {
+  const std::vector<uint8_t> bytes = blocking_program();
+  ModuleOptions options;
+  options.num_threads = 2;
+  Result<std::unique_ptr<Module>> module = Module::load_buffer(bytes.data(), bytes.size(), options);
+  ASSERT_TRUE(module.ok());
+  Module& m = *module.get();
+  testing::OwnedTensor input(ScalarType::Float, {16});
+  for (int i = 0; i < 16; ++i) input.data<float>()[i] = static_cast<float>(i);
+  const EValue in(&input.tensor());
+  g_inside.store(0);
+  g_release.store(false);
+  Error first = Error::Internal, other = Error::Internal;
+  std::string other_error;
+  std::thread forward([&] { first = m.run("forward", Span<const EValue>(&in, 1)); });
+  wait_until_inside(1);
+  const Error second = m.run("forward", Span<const EValue>(&in, 1));
+  const std::string message = m.last_error();
+  // Both methods inside their kernels at once: they run concurrently.
+  std::thread another([&] {
+    other = m.run("other", Span<const EValue>(&in, 1));
+    other_error = m.last_error();
+  });
+  wait_until_inside(2);
+  g_release.store(true);
+  forward.join();
+  another.join();
+  EXPECT_EQ(first, Error::Ok);
+  EXPECT_EQ(other, Error::Ok) << other_error;
+  EXPECT_EQ(second, Error::InvalidState);
+  EXPECT_NE(message.find("method 'forward' is already running on another thread"),
+            std::string::npos) << message;
+  expect_affine(*m.method("forward").get());
+  expect_affine(*m.method("other").get());
+}
+
+// Two methods whose `held` tensor lies in memory id 2, which Module shares
+// between methods (where mutable buffers live): they must not overlap.
+TEST(OneMethodTwoThreads, ModuleRefusesMethodsSharingStateAtOnce) {
+  testing::ProgramBuilder b;
+  const int32_t input = b.tensor(fb::ScalarType::FLOAT, {16});
+  const int32_t held = b.tensor(fb::ScalarType::FLOAT, {16}, /*memory_id=*/2);
+  const int32_t out = b.tensor(fb::ScalarType::FLOAT, {16});
+  b.call("test::wait_for_release", "out", {input, held});
+  b.call("test::parallel_affine", "out", {held, out});
+  const std::vector<uint8_t> bytes = b.finish({input}, {out}, {"forward", "other"});
+  ModuleOptions options;
+  options.num_threads = 1;
+  Result<std::unique_ptr<Module>> module = Module::load_buffer(bytes.data(), bytes.size(), options);
+  ASSERT_TRUE(module.ok());
+  Module& m = *module.get();
+  testing::OwnedTensor input_tensor(ScalarType::Float, {16});
+  for (int i = 0; i < 16; ++i) input_tensor.data<float>()[i] = static_cast<float>(i);
+  const EValue in(&input_tensor.tensor());
+  ASSERT_TRUE(m.method("other").ok());  // loaded before, so that only the run is refused
+  g_inside.store(0);
+  g_release.store(false);
+  Error first = Error::Internal;
+  std::thread forward([&] { first = m.run("forward", Span<const EValue>(&in, 1)); });
+  wait_until_inside(1);
+  const Error other = m.run("other", Span<const EValue>(&in, 1));
+  const std::string message = m.last_error();
+  const Error reset = m.reset_state();
+  g_release.store(true);
+  forward.join();
+  EXPECT_EQ(first, Error::Ok);
+  EXPECT_EQ(other, Error::InvalidState);
+  EXPECT_NE(message.find("method 'other' shares mutable buffers with a method running"),
+            std::string::npos) << message;
+  EXPECT_EQ(reset, Error::InvalidState);
+  expect_affine(*m.method("forward").get());
+  // Free again once forward returned.
+  g_release.store(true);
+  EXPECT_EQ(m.run("other", Span<const EValue>(&in, 1)), Error::Ok) << m.last_error();
+  expect_affine(*m.method("other").get());
+}
+
+// --- several programs at once, each through its own Module ---
+
+TEST(ConcurrentPrograms, DifferentGoldensAtOnceMatchEager) {
+  const char* names[] = {"et12_v0_ember_mlp", "et12_v0_ember_convnet", "et12_v0_ember_transformer",
+                         "et12_v0_executorch_1_5_1_mlp"};
+  std::vector<std::string> failures(std::size(names));
+  std::atomic<size_t> ready{0};
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < std::size(names); ++t) {
+    threads.emplace_back([&, t] {
+      testing::Golden golden;
+      std::string& failure = failures[t];
+      failure = golden.load(names[t]);
+      if (!failure.empty()) return;
+      ModuleOptions options;
+      options.num_threads = 2;
+      Result<std::unique_ptr<Module>> module = Module::load(
+          testing::source_path(std::string("tests/compat/") + names[t] + ".pte").c_str(), options);
+      if (!module.ok()) {
+        failure = "does not load";
+        return;
+      }
+      std::vector<std::unique_ptr<testing::NpyTensor>> owned;
+      std::vector<EValue> inputs;
+      for (tools::NpyArray& array : golden.inputs) {
+        owned.push_back(std::make_unique<testing::NpyTensor>(array));
+        inputs.emplace_back(const_cast<Tensor*>(&owned.back()->tensor()));
+      }
+      ready.fetch_add(1);
+      while (ready.load() < std::size(names)) std::this_thread::yield();
+      for (int run = 0; run < iterations(20) && failure.empty(); ++run) {
+        if (module.get()->run("forward", Span<const EValue>(inputs.data(), inputs.size())) !=
+            Error::Ok) {
+          failure = module.get()->last_error();
+          return;
+        }
+        const Tensor& out = module.get()->method().get()->output(0).to_tensor();
+        const tools::NpyArray& want = golden.expected[0];
+        if (out.nbytes() != want.data.size()) {
+          failure = "output size differs from eager";
+          return;
+        }
+        const float* got = out.const_data_ptr<float>();
+        const float* expected = reinterpret_cast<const float*>(want.data.data());
+        for (size_t i = 0; i < want.data.size() / 4; ++i) {
+          if (std::abs(got[i] - expected[i]) > 1e-4f + 1e-4f * std::abs(expected[i])) {
+            failure = "run " + std::to_string(run) + ": element " + std::to_string(i) +
+                      " differs from eager";
+            return;
+          }
+        }
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (size_t t = 0; t < std::size(names); ++t) EXPECT_EQ(failures[t], "") << names[t];
+}
 
 // --- WorkerPool on its own ---
 

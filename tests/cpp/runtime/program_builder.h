@@ -13,15 +13,18 @@ namespace ember::testing {
 
 class ProgramBuilder {
  public:
-  // A tensor planned into arena 1 (row-major, static shape); returns its value index.
-  int32_t tensor(fb::ScalarType dtype, std::vector<int32_t> sizes) {
+  // A tensor planned into arena `memory_id` (1 by default; 2 on is memory
+  // Module shares between methods) with a static row-major shape; returns
+  // its value index.
+  int32_t tensor(fb::ScalarType dtype, std::vector<int32_t> sizes, uint32_t memory_id = 1) {
     size_t numel = 1;
     for (int32_t s : sizes) numel *= static_cast<size_t>(s);
-    const uint32_t offset = static_cast<uint32_t>(arena_size_);
-    arena_size_ += (numel * element_bytes(dtype) + 63) / 64 * 64;
+    if (arena_sizes_.size() <= memory_id) arena_sizes_.resize(memory_id + 1, 0);
+    const uint32_t offset = static_cast<uint32_t>(arena_sizes_[memory_id]);
+    arena_sizes_[memory_id] += (numel * element_bytes(dtype) + 63) / 64 * 64;
     std::vector<uint8_t> dim_order;
     for (size_t d = 0; d < sizes.size(); ++d) dim_order.push_back(static_cast<uint8_t>(d));
-    auto alloc = fb::CreateAllocationDetails(b_, 1, offset, 0);
+    auto alloc = fb::CreateAllocationDetails(b_, memory_id, offset, 0);
     auto t = fb::CreateTensor(b_, dtype, 0, b_.CreateVector(sizes), b_.CreateVector(dim_order),
                               false, 0, alloc);
     return push(fb::KernelTypes::Tensor, t.Union());
@@ -48,18 +51,28 @@ class ProgramBuilder {
         fb::CreateKernelCall(b_, static_cast<int32_t>(op), b_.CreateVector(args)).Union()));
   }
 
+  // One method per name, each running the same instructions.
   std::vector<uint8_t> finish(const std::vector<int32_t>& inputs,
-                              const std::vector<int32_t>& outputs) {
+                              const std::vector<int32_t>& outputs,
+                              const std::vector<std::string>& method_names = {"forward"}) {
     auto chain = fb::CreateChain(b_, b_.CreateVector(inputs), b_.CreateVector(outputs),
                                  b_.CreateVector(instructions_));
     std::vector<flatbuffers::Offset<fb::Chain>> chains = {chain};
-    std::vector<int64_t> buffer_sizes = {0, static_cast<int64_t>(arena_size_)};
+    std::vector<int64_t> buffer_sizes(arena_sizes_.begin(), arena_sizes_.end());
     std::vector<flatbuffers::Offset<fb::BackendDelegate>> delegates;
-    auto plan = fb::CreateExecutionPlan(b_, b_.CreateString("forward"), 0, b_.CreateVector(values_),
-                                        b_.CreateVector(inputs), b_.CreateVector(outputs),
-                                        b_.CreateVector(chains), b_.CreateVector(operators_),
-                                        b_.CreateVector(delegates), b_.CreateVector(buffer_sizes));
-    std::vector<flatbuffers::Offset<fb::ExecutionPlan>> plans = {plan};
+    const auto values = b_.CreateVector(values_);
+    const auto input_vector = b_.CreateVector(inputs);
+    const auto output_vector = b_.CreateVector(outputs);
+    const auto chain_vector = b_.CreateVector(chains);
+    const auto operator_vector = b_.CreateVector(operators_);
+    const auto delegate_vector = b_.CreateVector(delegates);
+    const auto size_vector = b_.CreateVector(buffer_sizes);
+    std::vector<flatbuffers::Offset<fb::ExecutionPlan>> plans;
+    for (const std::string& name : method_names) {
+      plans.push_back(fb::CreateExecutionPlan(b_, b_.CreateString(name), 0, values, input_vector,
+                                              output_vector, chain_vector, operator_vector,
+                                              delegate_vector, size_vector));
+    }
     b_.Finish(fb::CreateProgram(b_, 0, b_.CreateVector(plans)), "ET12");
     return std::vector<uint8_t>(b_.GetBufferPointer(), b_.GetBufferPointer() + b_.GetSize());
   }
@@ -83,7 +96,7 @@ class ProgramBuilder {
   std::vector<flatbuffers::Offset<fb::Instruction>> instructions_;
   std::vector<flatbuffers::Offset<fb::Operator>> operators_;
   std::vector<std::string> op_keys_;
-  size_t arena_size_ = 0;
+  std::vector<size_t> arena_sizes_ = {0, 0};  // by memory id (0: constants)
 };
 
 }  // namespace ember::testing

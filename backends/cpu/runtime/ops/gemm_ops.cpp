@@ -72,7 +72,8 @@ Result<CpuOp*> make_linear(const BuildContext& ctx, const cpu_fb::Op* op) {
   }
   const ValueInfo& w = ctx.values[params->weight()];
   const bool has_bias = params->bias() >= 0;
-  if (w.dim != 2 || x.dim < 1 || x.layout != Layout::Plain || out.layout != Layout::Plain ||
+  if (w.dim != 2 || x.dim < 1 || out.dim < 1 || x.layout != Layout::Plain ||
+      out.layout != Layout::Plain ||
       x.sizes[x.dim - 1] != w.sizes[0] || out.sizes[out.dim - 1] != w.sizes[1] ||
       x.numel / static_cast<size_t>(w.sizes[0] > 0 ? w.sizes[0] : 1) !=
           out.numel / static_cast<size_t>(w.sizes[1] > 0 ? w.sizes[1] : 1)) {
