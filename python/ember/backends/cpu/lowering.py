@@ -44,6 +44,7 @@ from ember.cpu_fb import (
     Value,
     ValueKind,
 )
+from ember.passes.debug_handles import debug_handle
 from ember.passes.graph import ExportError, ProgramGraph
 from ember.passes.memory_planning import Lifetime, plan
 
@@ -235,11 +236,15 @@ def lower(subgraph: ProgramGraph) -> bytes:
         if node in patterns:
             # Part of a pattern lowered as one op at its last node.
             if patterns[node] is not None:
+                first_op = len(builder.ops)
                 builder.of_node[node] = patterns[node](builder, node)
+                _tag_ops(builder, first_op, node)
             continue
         clamp_node = _fusable_clamp(node, subgraph)
         builder.clamp_op = None
+        first_op = len(builder.ops)
         out = _lower_node(builder, node)
+        _tag_ops(builder, first_op, node)
         if clamp_node is not None:
             at = builder.clamp_op if builder.clamp_op is not None else -1
             builder.ops[at].clamp = clamp_bounds(clamp_node)
@@ -265,6 +270,13 @@ def lower(subgraph: ProgramGraph) -> bytes:
     _drop_dead_ops(builder)
     scratch_bytes = _plan_scratch(builder)
     return _serialize(builder, len(subgraph.user_inputs()), len(outputs), scratch_bytes)
+
+
+def _tag_ops(b: Builder, first: int, node: Node) -> None:
+    """The ops lowered from `node` carry its debug handle (for the profiler)."""
+    for op in b.ops[first:]:
+        if op.debug_handle == 0:
+            op.debug_handle = debug_handle(node)
 
 
 def static_sizes(node: Node) -> list[int]:
@@ -438,6 +450,7 @@ def _serialize(b: Builder, num_inputs: int, num_outputs: int, scratch_bytes: int
         entry = Op.OpT()
         entry.paramsType, entry.params = op.params_type, op.params
         entry.inputs, entry.outputs = op.inputs, op.outputs
+        entry.debugHandle = op.debug_handle
         if op.clamp is not None:
             entry.clamp = Clamp.ClampT()
             entry.clamp.min, entry.clamp.max = op.clamp
