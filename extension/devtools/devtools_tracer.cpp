@@ -59,33 +59,55 @@ void DevtoolsTracer::delegate_op(const char* name, uint32_t debug_handle, uint64
   for (size_t k = 0; k < dim; ++k) e->sizes[k] = out_sizes[k];
 }
 
+CapturedTensor* DevtoolsTracer::reserve(size_t nbytes, size_t dim) {
+  // 16-byte aligned, so that readers may view the bytes as any dtype.
+  const size_t offset = (data_used_ + 15) / 16 * 16;
+  if (num_records_ >= records_.size() || offset > data_.size() ||
+      nbytes > data_.size() - offset || dim > 16) {
+    ++dropped_captures_;
+    return nullptr;
+  }
+  CapturedTensor& r = records_[num_records_++];
+  r = CapturedTensor();
+  r.instruction = static_cast<uint32_t>(current_);
+  r.offset = offset;
+  r.nbytes = nbytes;
+  r.dim = static_cast<uint8_t>(dim);
+  data_used_ = offset + nbytes;
+  return &r;
+}
+
 void DevtoolsTracer::capture(size_t index, Span<EValue*> args) {
   const uint64_t mask = out_masks_[index];
   for (size_t k = 0; k < args.size() && k < 64; ++k) {
     if ((mask >> k & 1) == 0 || args[k] == nullptr || !args[k]->is_tensor()) continue;
     const Tensor& t = args[k]->to_tensor();
-    const size_t nbytes = t.nbytes();
-    // 16-byte aligned, so that readers may view the bytes as any dtype.
-    const size_t offset = (data_used_ + 15) / 16 * 16;
-    if (num_records_ >= records_.size() || offset > data_.size() ||
-        nbytes > data_.size() - offset || t.dim() > 16) {
-      ++dropped_captures_;
-      continue;
-    }
-    CapturedTensor& r = records_[num_records_++];
-    r.instruction = static_cast<uint32_t>(index);
-    r.arg = static_cast<uint32_t>(k);
-    r.dtype = t.scalar_type();
-    r.dim = static_cast<uint8_t>(t.dim());
+    CapturedTensor* r = reserve(t.nbytes(), static_cast<size_t>(t.dim()));
+    if (r == nullptr) continue;
+    r->instruction = static_cast<uint32_t>(index);
+    r->arg = static_cast<uint32_t>(k);
+    r->dtype = t.scalar_type();
     for (int d = 0; d < t.dim(); ++d) {
-      r.sizes[d] = t.sizes()[d];
-      r.dim_order[d] = t.dim_order()[d];
+      r->sizes[d] = t.sizes()[d];
+      r->dim_order[d] = t.dim_order()[d];
     }
-    r.offset = offset;
-    r.nbytes = nbytes;
-    if (nbytes > 0) std::memcpy(data_.data() + offset, t.const_data_ptr(), nbytes);
-    data_used_ = offset + nbytes;
+    if (r->nbytes > 0) std::memcpy(data_.data() + r->offset, t.const_data_ptr(), r->nbytes);
   }
+}
+
+void DevtoolsTracer::delegate_op_output(uint32_t debug_handle, ScalarType dtype,
+                                        Span<const int32_t> sizes, Span<const uint8_t> dim_order,
+                                        const void* data, size_t nbytes) {
+  if (records_.empty() || debug_handle == 0 || sizes.size() != dim_order.size()) return;
+  CapturedTensor* r = reserve(nbytes, sizes.size());
+  if (r == nullptr) return;
+  r->debug_handle = debug_handle;
+  r->dtype = dtype;
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    r->sizes[d] = sizes[d];
+    r->dim_order[d] = dim_order[d];
+  }
+  if (nbytes > 0) std::memcpy(data_.data() + r->offset, data, nbytes);
 }
 
 }  // namespace ember

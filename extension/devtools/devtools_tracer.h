@@ -34,7 +34,8 @@ struct TraceEvent {
 // tensor's own dim order (the sizes are logical, dim_order says the layout).
 struct CapturedTensor {
   uint32_t instruction = 0;
-  uint32_t arg = 0;  // position among the instruction's arguments
+  uint32_t arg = 0;  // position among the instruction's arguments (not for delegate ops)
+  uint32_t debug_handle = 0;  // delegate ops: the node whose value this is; else 0
   ScalarType dtype = ScalarType::Float;
   uint8_t dim = 0;
   int32_t sizes[16] = {};
@@ -82,10 +83,15 @@ class DevtoolsTracer : public EventTracer {
   void end_instruction(size_t index, Span<EValue*> args) override;
   void delegate_op(const char* name, uint32_t debug_handle, uint64_t start_ns, uint64_t end_ns,
                    Span<const int32_t> out_sizes) override;
+  void delegate_op_output(uint32_t debug_handle, ScalarType dtype, Span<const int32_t> sizes,
+                          Span<const uint8_t> dim_order, const void* data,
+                          size_t nbytes) override;
 
  private:
   TraceEvent* next_event();
   void capture(size_t index, Span<EValue*> args);
+  // A record and room for nbytes in the capture data, or null (counted as dropped).
+  CapturedTensor* reserve(size_t nbytes, size_t dim);
 
   Span<TraceEvent> events_;
   size_t num_events_ = 0;

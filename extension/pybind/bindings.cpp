@@ -160,7 +160,9 @@ class PyModule {
 
   // Runs once capturing, after each instruction i, the tensors at the
   // argument positions set in out_masks[i], into max_bytes of capture memory.
-  // Returns ([(instruction, argument, array in logical order, dtype code)...], dropped).
+  // Delegates report the values their ops write too (debug handle set).
+  // Returns ([(instruction, argument, array, dim order, dtype code, debug
+  // handle)...], dropped tensors).
   py::tuple capture(const std::string& name, const std::vector<std::pair<py::array, int>>& inputs,
                     const std::vector<uint64_t>& out_masks, size_t max_bytes, size_t max_records) {
     std::vector<CapturedTensor> records(max_records);
@@ -184,7 +186,8 @@ class PyModule {
       py::array array(raw_dtype(r.dtype), stored);
       if (r.nbytes != static_cast<size_t>(array.nbytes())) continue;
       std::memcpy(array.mutable_data(), tracer.capture_data() + r.offset, r.nbytes);
-      captured.append(py::make_tuple(r.instruction, r.arg, array, order, static_cast<int>(r.dtype)));
+      captured.append(py::make_tuple(r.instruction, r.arg, array, order, static_cast<int>(r.dtype),
+                                     r.debug_handle));
     }
     return py::make_tuple(captured, tracer.dropped_captures());
   }

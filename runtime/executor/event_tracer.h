@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "runtime/core/evalue.h"
+#include "runtime/core/scalar_type.h"
 #include "runtime/core/span.h"
 
 namespace ember {
@@ -27,6 +28,14 @@ class EventTracer {
   virtual void delegate_op(const char* name, uint32_t debug_handle, uint64_t start_ns,
                            uint64_t end_ns, Span<const int32_t> out_sizes) {
     (void)name, (void)debug_handle, (void)start_ns, (void)end_ns, (void)out_sizes;
+  }
+  // An operator inside a delegate wrote the value of exported node
+  // `debug_handle`: `nbytes` at `data`, logical `sizes`, laid out in
+  // `dim_order`. Valid during the call only; tracers that capture copy it.
+  virtual void delegate_op_output(uint32_t debug_handle, ScalarType dtype,
+                                  Span<const int32_t> sizes, Span<const uint8_t> dim_order,
+                                  const void* data, size_t nbytes) {
+    (void)debug_handle, (void)dtype, (void)sizes, (void)dim_order, (void)data, (void)nbytes;
   }
 };
 

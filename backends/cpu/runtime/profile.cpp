@@ -13,6 +13,7 @@ OpTraceInfo* make_trace_info(const Delegate& d, const cpu_fb::Graph* graph) {
     const cpu_fb::Op* op = graph->ops()->Get(static_cast<flatbuffers::uoffset_t>(i));
     info[i].kind = cpu_fb::EnumNameOpParams(op->params_type());
     info[i].debug_handle = op->debug_handle();
+    info[i].value_handle = op->value_handle();
     // The factories checked the op's values; an op without one reports no sizes.
     const bool has_out = op->outputs() != nullptr && op->outputs()->size() > 0 &&
                          op->outputs()->Get(0) < d.num_values;
@@ -20,6 +21,36 @@ OpTraceInfo* make_trace_info(const Delegate& d, const cpu_fb::Graph* graph) {
   }
   return info;
 }
+
+namespace {
+
+// The value an op wrote, as the tracer takes it: logical sizes and the order
+// its layout keeps them in memory (NHWC: N, H, W, C).
+void report_output(const Delegate& d, const ExecState& state, const OpTraceInfo& info,
+                   EventTracer& tracer) {
+  const ValueInfo& v = d.values[info.out];
+  ScalarType dtype;
+  switch (v.dtype) {
+    case DataType::Float32: dtype = ScalarType::Float; break;
+    case DataType::Int64: dtype = ScalarType::Long; break;
+    case DataType::Int32: dtype = ScalarType::Int; break;
+    default: return;  // a type the tracer's reader may not know
+  }
+  uint8_t order[kMaxDims];
+  for (int k = 0; k < v.dim; ++k) order[k] = static_cast<uint8_t>(k);
+  if (v.layout == Layout::NHWC) {
+    if (v.dim != 4) return;
+    order[1] = 2, order[2] = 3, order[3] = 1;
+  } else if (v.layout != Layout::Plain) {
+    return;
+  }
+  tracer.delegate_op_output(info.value_handle, dtype,
+                            Span<const int32_t>(v.sizes, static_cast<size_t>(v.dim)),
+                            Span<const uint8_t>(order, static_cast<size_t>(v.dim)),
+                            state.data[info.out], v.numel * element_size(dtype));
+}
+
+}  // namespace
 
 void run_traced(const Delegate& d, const ExecState& state, EventTracer& tracer) {
   for (size_t i = 0; i < d.num_ops; ++i) {
@@ -32,6 +63,7 @@ void run_traced(const Delegate& d, const ExecState& state, EventTracer& tracer) 
                               : Span<const int32_t>(d.values[info.out].sizes,
                                                     static_cast<size_t>(d.values[info.out].dim));
     tracer.delegate_op(info.kind, info.debug_handle, start, end, sizes);
+    if (info.value_handle != 0 && info.out != kNoOutput) report_output(d, state, info, tracer);
   }
 }
 

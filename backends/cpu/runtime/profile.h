@@ -18,12 +18,14 @@ constexpr uint32_t kNoOutput = 0xffffffffu;
 struct OpTraceInfo {
   const char* kind = "";    // the op's kind, a static string
   uint32_t debug_handle = 0;
+  uint32_t value_handle = 0;  // the node whose value the output is, 0: none
   uint32_t out = kNoOutput;  // the output value, for its sizes
 };
 
 // One entry per op of `graph` (d.num_ops of them), or null without memory.
 OpTraceInfo* make_trace_info(const Delegate& d, const cpu_fb::Graph* graph);
-// Runs d's ops, reporting each to `tracer`.
+// Runs d's ops, reporting each to `tracer` with, for ops that write a node's
+// value, that value (which a capturing tracer copies).
 void run_traced(const Delegate& d, const ExecState& state, EventTracer& tracer);
 
 }  // namespace ember::cpu

@@ -16,9 +16,10 @@ from ember.devtools.debug_info import DebugInfo, DebugNode, load_debug_info
 @dataclass
 class Intermediate:
     debug_handle: int
-    instruction: int
+    instruction: int  # the instruction that wrote it (a delegate call, for its ops' values)
     node: DebugNode | None
     value: np.ndarray  # logical (PyTorch) dim order
+    in_delegate: bool = False  # written by an op inside a delegate
 
 
 @dataclass
@@ -32,6 +33,10 @@ class Intermediates:
     def by_node(self) -> dict[str, np.ndarray]:
         """Node name -> its value."""
         return {v.node.node: v.value for v in self.values.values() if v.node is not None}
+
+
+# How many values of ops inside delegates one capture may keep.
+DELEGATE_OP_RECORDS = 1 << 14
 
 
 def output_masks(info: DebugInfo) -> list[int]:
@@ -51,14 +56,14 @@ def capture(module: Any, inputs: list[tuple[np.ndarray, int]], debug_info_path: 
     """Runs `module` (an ember._C.Module) once on converted inputs, capturing."""
     info = load_debug_info(debug_info_path)
     masks = output_masks(info)
-    records = sum(m.bit_count() for m in masks)
-    captured, dropped = module.capture(module.default_method, inputs, masks, max_bytes,
-                                       max(records, 1))
+    # Instruction outputs, and room for the values of the delegates' ops.
+    records = sum(m.bit_count() for m in masks) + DELEGATE_OP_RECORDS
+    captured, dropped = module.capture(module.default_method, inputs, masks, max_bytes, records)
     handles = {(i, arg): handle for i, ins in enumerate(info.instructions)
                for arg, handle in ins.outputs}
     values: dict[int, Intermediate] = {}
-    for instruction, arg, array, order, code in captured:
-        handle = handles.get((instruction, arg))
+    for instruction, arg, array, order, code, op_handle in captured:
+        handle = op_handle or handles.get((instruction, arg))
         if handle is None:
             continue
         from ember.runtime import _from_array
@@ -68,5 +73,5 @@ def capture(module: Any, inputs: list[tuple[np.ndarray, int]], debug_info_path: 
             value = np.transpose(value, np.argsort(order))
         # A value written twice (a loop body) keeps its last value.
         values[handle] = Intermediate(handle, instruction, info.node(handle),
-                                      np.ascontiguousarray(value))
+                                      np.ascontiguousarray(value), bool(op_handle))
     return Intermediates(values, dropped)
