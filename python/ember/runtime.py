@@ -109,9 +109,10 @@ class Module:
             raise ValueError("runs and max_events must be at least 1")
         name = self._module.default_method if method is None else method
         converted = [_to_array(x, i) for i, x in enumerate(inputs)]
+        # The exporter's debug info describes the default method only.
+        info = self._debug_info_path(debug_info) if name == self._module.default_method else ""
         table, rows, events, wall, dropped = self._module.profile(
-            name, converted, runs, max_events, self._debug_info_path(debug_info),
-            "" if trace is None else os.fspath(trace))
+            name, converted, runs, max_events, info, "" if trace is None else os.fspath(trace))
         return Profile(table, [ProfileRow(*r) for r in rows], [TraceEvent(*e) for e in events],
                        list(wall), dropped)
 

@@ -35,8 +35,9 @@ class Chain(torch.nn.Module):
         return h + 1.0
 
 
-PLANTED_LINE = next(i for i, line in enumerate(open(__file__), start=1)
-                    if "the planted kernel's line" in line and "next(" not in line)
+with open(__file__) as _source:
+    PLANTED_LINE = next(i for i, line in enumerate(_source, start=1)
+                        if "the planted kernel's line" in line and "next(" not in line)
 
 
 def chain_factory():
@@ -68,7 +69,7 @@ def check_chrome_trace(trace):
 
 
 def test_profile_events_trace_and_table(chain_pte, tmp_path):
-    model, x, path = chain_pte
+    _, x, path = chain_pte
     module = ember.runtime.load(path, threads=1)
     trace_path = tmp_path / "trace.json"
     profile = module.profile(x, runs=4, trace=trace_path)
