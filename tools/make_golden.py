@@ -118,6 +118,9 @@ def main() -> None:
     image = torch.randn(1, 3, 8, 8)
     _save("et12_v0_ember_convnet", ember.export(conv, (image,), backends=()).buffer, conv, [image])
 
+    # The CPU backend's blob (ECP1), with each op's debug and value handles.
+    _save("et12_v0_ember_cpu_backend_convnet", ember.export(conv, (image,)).buffer, conv, [image])
+
     transformer = _tiny_transformer()
     tokens = torch.randint(0, 50, (2, 6))
     _save("et12_v0_ember_transformer", ember.export(transformer, (tokens,), backends=()).buffer, transformer,
