@@ -128,6 +128,35 @@ MODELS = {
 }
 
 
+# The int8 rows: name -> (the float model, Ember's quantization scheme). Each
+# peer runs its own int8 form of the float model, calibrated on the same
+# samples (calibration()): Ember `ember.quantize`; ONNX Runtime
+# quantize_static (QDQ, uint8 activations x int8 per-channel weights) for
+# static int8, quantize_dynamic for dynamic int8; ExecuTorch its
+# XNNPACKQuantizer (static or dynamic, per-channel). torch eager and the
+# reference output stay float (max|diff| is then the quantization error).
+QUANTIZED = {
+    "mobilenet_v2_int8": ("mobilenet_v2", "int8"),
+    "resnet50_int8": ("resnet50", "int8"),
+    "bert_base_int8": ("bert_base", "int8-dynamic"),
+    "minilm_int8": ("minilm", "int8-dynamic"),
+}
+for _name, (_base, _scheme) in QUANTIZED.items():
+    MODELS[_name] = (MODELS[_base][0], f"{MODELS[_base][1]}; {_scheme} (each peer's own int8)")
+
+
+def calibration(inputs: tuple[torch.Tensor, ...], count: int = 4) -> list[tuple[torch.Tensor, ...]]:
+    """Seeded samples shaped as `inputs`: normal images, token ids in the inputs' range."""
+    g = torch.Generator().manual_seed(7)
+    samples = []
+    for _ in range(count):
+        samples.append(tuple(
+            torch.randn(x.shape, generator=g) if x.is_floating_point()
+            else torch.randint(0, int(x.max()) + 1, x.shape, generator=g, dtype=x.dtype)
+            for x in inputs))
+    return samples
+
+
 def build(name: str):
     factory, _ = MODELS[name]
     with torch.no_grad():

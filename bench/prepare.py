@@ -6,7 +6,9 @@ Writes input_<i>.npy, reference.npy (torch eager output), model.pt (pickled
 module, for the eager peer), ember.pte, ember_cpu.pte (Ember's CPU backend),
 et_portable.pte, et_xnnpack.pte,
 model.onnx, and prepare.json with each artifact's status, reason and export time.
-One exporter failing never stops the others.
+One exporter failing never stops the others. An int8 row
+(bench_models.QUANTIZED) exports each peer's own int8 form instead (no
+ExecuTorch portable artifact).
 """
 
 from __future__ import annotations
@@ -55,6 +57,18 @@ def main() -> int:
     torch.manual_seed(0)
     start = time.perf_counter()
     model, inputs = bench_models.build(name)
+    scheme = bench_models.QUANTIZED.get(name, (None, None))[1]
+    samples = bench_models.calibration(inputs) if scheme else []
+    quantized = {}
+
+    def ember_model():
+        """The float model, or for an int8 row Ember's quantized one (made once)."""
+        if not scheme:
+            return model
+        if "ember" not in quantized:
+            import ember
+            quantized["ember"] = ember.quantize(model, inputs, scheme=scheme, calibration=samples)
+        return quantized["ember"]
     info["build_s"] = time.perf_counter() - start
     info["inputs"] = [[str(x.dtype).replace("torch.", ""), list(x.shape)] for x in inputs]
     for i, x in enumerate(inputs):
@@ -75,14 +89,14 @@ def main() -> int:
 
     def ember_export():
         import ember
-        program = ember.export(model, inputs, backends=())
+        program = ember.export(ember_model(), inputs, backends=())
         program.save(outdir / "ember.pte")
         return {"operators": program.operators, "size": len(program.buffer)}
 
     def ember_cpu_export():
         import ember
         from ember.backends.cpu import CpuBackend
-        program = ember.export(model, inputs, backends=[CpuBackend()])
+        program = ember.export(ember_model(), inputs, backends=[CpuBackend()])
         program.save(outdir / "ember_cpu.pte")
         portable = sorted({p.op for p in program.placements if p.where == "portable"})
         return {"operators": program.operators, "size": len(program.buffer),
@@ -96,6 +110,8 @@ def main() -> int:
         return exported["ep"]
 
     def et_portable():
+        if scheme:
+            raise RuntimeError("not measured for int8 rows")
         from executorch.exir import to_edge
         program = to_edge(torch_export()).to_executorch()
         (outdir / "et_portable.pte").write_bytes(program.buffer)
@@ -105,9 +121,62 @@ def main() -> int:
         from executorch.backends.xnnpack.partition.xnnpack_partitioner import XnnpackPartitioner
         from executorch.exir import to_edge_transform_and_lower
         program = to_edge_transform_and_lower(
-            torch_export(), partitioner=[XnnpackPartitioner()]).to_executorch()
+            xnnpack_quantized() if scheme else torch_export(),
+            partitioner=[XnnpackPartitioner()]).to_executorch()
         (outdir / "et_xnnpack.pte").write_bytes(program.buffer)
         return {"size": len(program.buffer)}
+
+    def xnnpack_quantized():
+        """ExecuTorch's own int8 flow: XNNPACKQuantizer, PT2E, calibrated on the samples."""
+        from executorch.backends.xnnpack.quantizer.xnnpack_quantizer import (
+            XNNPACKQuantizer,
+            get_symmetric_quantization_config,
+        )
+        from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+        quantizer = XNNPACKQuantizer().set_global(get_symmetric_quantization_config(
+            is_per_channel=True, is_dynamic=scheme == "int8-dynamic"))
+        prepared = prepare_pt2e(torch.export.export(model, inputs).module(), quantizer)
+        with torch.no_grad():
+            for sample in samples:
+                prepared(*sample)
+        return torch.export.export(convert_pt2e(prepared), inputs)
+
+    def onnx_quantize(path: Path) -> str:
+        """ONNX Runtime's int8 forms of the float file at `path`, in place."""
+        import onnxruntime as ort
+        from onnxruntime.quantization import (
+            CalibrationDataReader,
+            QuantFormat,
+            QuantType,
+            quantize_dynamic,
+            quantize_static,
+        )
+        from onnxruntime.quantization.shape_inference import quant_pre_process
+        float_path = outdir / "model_float.onnx"
+        path.rename(float_path)
+        prepared = outdir / "model_prepared.onnx"
+        quant_pre_process(str(float_path), str(prepared))
+        if scheme == "int8-dynamic":
+            quantize_dynamic(str(prepared), str(path), weight_type=QuantType.QInt8,
+                             per_channel=True)
+            how = "quantize_dynamic (int8 per-channel weights)"
+        else:
+            names = [i.name for i in ort.InferenceSession(str(prepared)).get_inputs()]
+
+            class Samples(CalibrationDataReader):
+                def __init__(self):
+                    self.it = iter([dict(zip(names, (x.numpy() for x in s))) for s in samples])
+
+                def get_next(self):
+                    return next(self.it, None)
+
+            quantize_static(str(prepared), str(path), Samples(), quant_format=QuantFormat.QDQ,
+                            activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
+                            per_channel=True)
+            how = "quantize_static (QDQ, U8S8, per-channel)"
+        float_path.unlink()
+        prepared.unlink()
+        return how
 
     def onnx_export():
         path = outdir / "model.onnx"
@@ -120,8 +189,10 @@ def main() -> int:
             try:
                 torch.onnx.export(model, inputs, str(path), dynamo=True, external_data=False)
                 how = f"dynamo (torchscript failed: {short_reason(first)[:80]})"
-            except Exception:
+            except Exception:  # noqa: BLE001
                 raise first from None
+        if scheme:
+            how += "; " + onnx_quantize(path)
         size = sum(p.stat().st_size for p in outdir.glob("model.onnx*"))
         return {"size": size, "exporter": how}
 

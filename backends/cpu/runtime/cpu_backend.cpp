@@ -35,8 +35,39 @@ Factory factory_for(cpu_fb::OpParams type) {
     case cpu_fb::OpParams::Attention: return make_attention;
     case cpu_fb::OpParams::Pad: return make_pad;
     case cpu_fb::OpParams::QLinear: return make_qlinear;
+    case cpu_fb::OpParams::Qs8Convert: return make_qs8_convert;
+    case cpu_fb::OpParams::Qs8Conv2d: return make_qs8_conv2d;
+    case cpu_fb::OpParams::Qs8Linear: return make_qs8_linear;
+    case cpu_fb::OpParams::Qs8Binary: return make_qs8_binary;
+    case cpu_fb::OpParams::Qd8Linear: return make_qd8_linear;
     default: return nullptr;
   }
+}
+
+// The ops that read or write int8 values (checked, each, by its factory);
+// any other op given one would read it as wider elements, past its end.
+bool takes_int8(cpu_fb::OpParams type) {
+  switch (type) {
+    case cpu_fb::OpParams::Qs8Convert:
+    case cpu_fb::OpParams::Qs8Conv2d:
+    case cpu_fb::OpParams::Qs8Linear:
+    case cpu_fb::OpParams::Qs8Binary:
+    case cpu_fb::OpParams::ToLayout:
+    case cpu_fb::OpParams::Reshape:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool names_int8_value(const Delegate& d, const cpu_fb::Op* op) {
+  for (const auto* list : {op->inputs(), op->outputs()}) {
+    if (list == nullptr) continue;
+    for (const uint32_t v : *list) {
+      if (v < d.num_values && d.values[v].dtype == DataType::Int8) return true;
+    }
+  }
+  return false;
 }
 
 Error read_values(const cpu_fb::Graph* graph, Delegate* d) {
@@ -68,12 +99,13 @@ Error read_values(const cpu_fb::Graph* graph, Delegate* d) {
     info.index = value->index();
     info.offset = value->offset();
     info.dtype = static_cast<DataType>(value->dtype());
-    EMBER_CHECK_OR_RETURN(info.dtype <= DataType::Int32, Error::InvalidProgram,
+    EMBER_CHECK_OR_RETURN(info.dtype <= DataType::Int8, Error::InvalidProgram,
                           "%s: value %zu has unknown dtype %d", kName, v,
                           static_cast<int>(info.dtype));
     const size_t elem = element_size(info.dtype);
     EMBER_CHECK_OR_RETURN(info.layout == Layout::Plain || (info.layout == Layout::NHWC && info.dim >= 3 &&
-                                                           info.dtype == DataType::Float32),
+                                                           (info.dtype == DataType::Float32 ||
+                                                            info.dtype == DataType::Int8)),
                           Error::InvalidProgram, "%s: value %zu has a bad layout", kName, v);
     switch (info.kind) {
       case ValueKind::Input:
@@ -180,6 +212,12 @@ Result<DelegateHandle*> CpuBackend::init(BackendInitContext& context, FreeableBu
       err = Error::InvalidProgram;
       break;
     }
+    if (!takes_int8(op->params_type()) && names_int8_value(*d, op)) {
+      EMBER_LOG(Error, "%s: op %zu (%s) cannot take int8 values", kName, i,
+                cpu_fb::EnumNameOpParams(op->params_type()));
+      err = Error::InvalidProgram;
+      break;
+    }
     Result<CpuOp*> made = factory(build, op);
     if (!made.ok()) {
       EMBER_LOG(Error, "%s: op %zu (%s) is malformed", kName, i,
@@ -232,6 +270,7 @@ Error CpuBackend::execute(BackendExecutionContext& context, DelegateHandle* hand
         Tensor& t = args[arg]->to_tensor();
         const ScalarType expected = info.dtype == DataType::Int64   ? ScalarType::Long
                                     : info.dtype == DataType::Int32 ? ScalarType::Int
+                                    : info.dtype == DataType::Int8  ? ScalarType::Char
                                                                     : ScalarType::Float;
         if (t.scalar_type() != expected || static_cast<size_t>(t.numel()) != info.numel ||
             !t.is_contiguous_dim_order()) {

@@ -18,10 +18,14 @@ constexpr int kMaxDims = 8;
 
 enum class Layout : uint8_t { Plain = 0, NHWC = 1 };
 enum class ValueKind : uint8_t { Input = 0, Output = 1, Constant = 2, Scratch = 3 };
-// Float32 for data; the integer types only for indices (Embedding's input).
-enum class DataType : uint8_t { Float32 = 0, Int64 = 1, Int32 = 2 };
+// Float32 for data; Int64 and Int32 for indices (Embedding's input); Int8
+// for quantized data (the Qs8 ops), and as constants the bytes of int8 or
+// packed 4-bit weights.
+enum class DataType : uint8_t { Float32 = 0, Int64 = 1, Int32 = 2, Int8 = 3 };
 
-inline size_t element_size(DataType t) { return t == DataType::Int64 ? 8 : 4; }
+inline size_t element_size(DataType t) {
+  return t == DataType::Int64 ? 8 : (t == DataType::Int8 ? 1 : 4);
+}
 
 struct ValueInfo {
   int32_t sizes[kMaxDims];  // logical sizes, PyTorch's order

@@ -10,6 +10,8 @@
 namespace ember::cpu {
 namespace {
 
+// T: float, or int8_t for quantized values (the same blocked transpose).
+template <typename T>
 class ToLayoutOp final : public CpuOp {
  public:
   // Rank 3 and up: [N, C, spatial...] <-> [N, spatial..., C].
@@ -19,8 +21,8 @@ class ToLayoutOp final : public CpuOp {
         to_nhwc_(to_nhwc) {}
 
   void run(const ExecState& state) const override {
-    const float* src = state.data[in_];
-    float* dst = state.data[out_];
+    const T* src = reinterpret_cast<const T*>(state.data[in_]);
+    T* dst = reinterpret_cast<T*>(state.data[out_]);
     const int64_t c = c_, hw = hw_;
     const bool to_nhwc = to_nhwc_;
     if (to_nhwc && c == 3) return rgb_to_nhwc(src, dst, state);
@@ -32,8 +34,8 @@ class ToLayoutOp final : public CpuOp {
         const int64_t n = t / pixel_blocks;
         const int64_t p0 = (t % pixel_blocks) * kBlock;
         const int64_t p1 = p0 + kBlock < hw ? p0 + kBlock : hw;
-        const float* s = src + n * c * hw;
-        float* d = dst + n * c * hw;
+        const T* s = src + n * c * hw;
+        T* d = dst + n * c * hw;
         for (int64_t c0 = 0; c0 < c; c0 += kBlock) {
           const int64_t c1 = c0 + kBlock < c ? c0 + kBlock : c;
           for (int64_t p = p0; p < p1; ++p) {
@@ -53,17 +55,17 @@ class ToLayoutOp final : public CpuOp {
  private:
   // An RGB image into a network's first convolution: the blocked loop below
   // would run 3 channels per pixel through a loop of its own (3x slower).
-  void rgb_to_nhwc(const float* src, float* dst, const ExecState& state) const {
+  void rgb_to_nhwc(const T* src, T* dst, const ExecState& state) const {
     constexpr int64_t kChunk = 2048;  // pixels per task
     const int64_t hw = hw_, chunks = (hw + kChunk - 1) / kChunk;
     parallel_for(state.pool, n_ * chunks, 4, [&](int64_t begin, int64_t end) {
       for (int64_t t = begin; t < end; ++t) {
         const int64_t n = t / chunks, p0 = t % chunks * kChunk;
         const int64_t p1 = p0 + kChunk < hw ? p0 + kChunk : hw;
-        const float* r = src + n * 3 * hw;
-        const float* g = r + hw;
-        const float* b = g + hw;
-        float* d = dst + n * 3 * hw;
+        const T* r = src + n * 3 * hw;
+        const T* g = r + hw;
+        const T* b = g + hw;
+        T* d = dst + n * 3 * hw;
         for (int64_t p = p0; p < p1; ++p) {
           d[3 * p] = r[p];
           d[3 * p + 1] = g[p];
@@ -222,10 +224,17 @@ Result<CpuOp*> make_to_layout(const BuildContext& ctx, const cpu_fb::Op* op) {
   if (!read_op_values(ctx, op, 1, 1, &v)) return Error::InvalidProgram;
   const ValueInfo& in = ctx.values[v.in[0]];
   const ValueInfo& out = ctx.values[v.out];
-  if (!same_sizes(in, out) || in.dim < 3 || in.layout == out.layout || in.numel == 0) {
+  if (!same_sizes(in, out) || in.dim < 3 || in.layout == out.layout || in.numel == 0 ||
+      in.dtype != out.dtype ||
+      (in.dtype != DataType::Float32 && in.dtype != DataType::Int8)) {
     return Error::InvalidProgram;
   }
-  CpuOp* made = new (std::nothrow) ToLayoutOp(v.in[0], v.out, in, out.layout == Layout::NHWC);
+  const bool to_nhwc = out.layout == Layout::NHWC;
+  CpuOp* made = in.dtype == DataType::Int8
+                    ? static_cast<CpuOp*>(new (std::nothrow)
+                                              ToLayoutOp<int8_t>(v.in[0], v.out, in, to_nhwc))
+                    : static_cast<CpuOp*>(new (std::nothrow)
+                                              ToLayoutOp<float>(v.in[0], v.out, in, to_nhwc));
   if (made == nullptr) return Error::MemoryAllocationFailed;
   return made;
 }

@@ -45,6 +45,12 @@ Result<CpuOp*> make_matmul(const BuildContext& ctx, const cpu_fb::Op* op);
 Result<CpuOp*> make_attention(const BuildContext& ctx, const cpu_fb::Op* op);
 Result<CpuOp*> make_pad(const BuildContext& ctx, const cpu_fb::Op* op);
 Result<CpuOp*> make_qlinear(const BuildContext& ctx, const cpu_fb::Op* op);
+// int8 (qconvert_ops.cpp, qconv_ops.cpp, qgemm_ops.cpp, qbinary_ops.cpp).
+Result<CpuOp*> make_qs8_convert(const BuildContext& ctx, const cpu_fb::Op* op);
+Result<CpuOp*> make_qs8_conv2d(const BuildContext& ctx, const cpu_fb::Op* op);
+Result<CpuOp*> make_qs8_linear(const BuildContext& ctx, const cpu_fb::Op* op);
+Result<CpuOp*> make_qs8_binary(const BuildContext& ctx, const cpu_fb::Op* op);
+Result<CpuOp*> make_qd8_linear(const BuildContext& ctx, const cpu_fb::Op* op);
 
 // Applies a fused clamp to n floats (nothing when the bounds are infinite).
 void clamp_in_place(float* data, size_t n, float low, float high);

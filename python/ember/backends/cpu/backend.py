@@ -17,6 +17,7 @@ from ember.backends.cpu import (  # noqa: F401
     ops_norm,
     ops_pool,
     ops_qlinear,
+    ops_quant,
     ops_static,
 )
 from ember.passes.graph import ProgramGraph

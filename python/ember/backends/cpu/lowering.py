@@ -216,7 +216,8 @@ class Builder:
             return value_id
         key = (value_id, layout)
         if key not in self.converted:
-            out = self.value(self.values[value_id].sizes, layout=layout)
+            out = self.value(self.values[value_id].sizes, layout=layout,
+                             dtype=self.values[value_id].dtype)
             self.ops.append(_Op(OpParams.OpParams.ToLayout, ToLayout.ToLayoutT(), [value_id], [out]))
             self.converted[key] = out
         return self.converted[key]
@@ -264,7 +265,8 @@ def lower(subgraph: ProgramGraph) -> bytes:
                 or builder.values[value_id].alias_of is not None):
             # An input or constant returned as is, a value returned twice, or
             # an alias (whose memory is its root's): copy it.
-            copy = builder.value(builder.values[value_id].sizes)
+            copy = builder.value(builder.values[value_id].sizes,
+                                 dtype=builder.values[value_id].dtype)
             builder.ops.append(_Op(OpParams.OpParams.Reshape, Reshape.ReshapeT(), [value_id], [copy]))
             value_id = copy
         builder.values[value_id].kind = ValueKind.ValueKind.Output
