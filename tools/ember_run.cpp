@@ -4,8 +4,12 @@
 //   ember_run model.pte [--input x.npy ...] [--runs N] [--warmup N] [--seed S]
 //                       [--threads N] [--output-dir DIR] [--print N]
 //                       [--max-memory BYTES] [--max-instructions N] [--verbose]
+//                       [--profile OUT [--debug-info FILE]]
 //
 // Errors are one line on stderr; --verbose adds the runtime's own log.
+// --profile traces the timed runs: OUT.trace.json (Chrome trace / Perfetto
+// JSON) and OUT.profile.txt (time per operator, also printed). Nodes and
+// source lines come from the exporter's debug info, model.pte.debug by default.
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -19,6 +23,9 @@
 
 #include "tools/ember_run.h"
 
+#include "extension/devtools/debug_info.h"
+#include "extension/devtools/devtools_tracer.h"
+#include "extension/devtools/profile_report.h"
 #include "extension/module/module.h"
 #include "runtime/core/log.h"
 #include "runtime/core/platform.h"
@@ -40,14 +47,19 @@ struct Options {
   uint64_t max_memory = 0;
   uint64_t max_instructions = 0;
   bool verbose = false;
+  std::string profile;     // output prefix, empty: no tracing
+  std::string debug_info;  // default: model + ".debug" when it exists
 };
+
+// Events one run may record before the tracer drops (and counts) the rest.
+constexpr size_t kProfileEventsPerRun = 1 << 16;
 
 [[noreturn]] void usage_error(const std::string& message) {
   std::fprintf(stderr, "ember_run: %s\n", message.c_str());
   std::fprintf(stderr,
                "usage: ember_run model.pte [--input x.npy ...] [--runs N] [--warmup N] "
                "[--seed S] [--threads N] [--output-dir DIR] [--print N] [--max-memory BYTES] "
-               "[--max-instructions N] [--verbose]\n");
+               "[--max-instructions N] [--verbose] [--profile OUT [--debug-info FILE]]\n");
   std::exit(2);
 }
 
@@ -98,6 +110,8 @@ Options parse(int argc, char** argv) {
     else if (a == "--max-memory") o.max_memory = parse_bytes("--max-memory", value());
     else if (a == "--max-instructions") o.max_instructions = parse_count("--max-instructions", value(), UINT64_MAX);
     else if (a == "--verbose" || a == "-v") o.verbose = true;
+    else if (a == "--profile") o.profile = value();
+    else if (a == "--debug-info") o.debug_info = value();
     else if (a == "--help" || a == "-h") usage_error("help");
     else if (!a.empty() && a[0] == '-') usage_error("unknown option " + a);
     else if (o.model.empty()) o.model = a;
@@ -166,6 +180,43 @@ std::string shape_string(Span<const int32_t> sizes) {
 
 double ms(uint64_t ns) { return static_cast<double>(ns) / 1e6; }
 
+bool write_text(const std::string& path, const std::string& text) {
+  FILE* f = std::fopen(path.c_str(), "w");
+  if (f == nullptr) return false;
+  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  return std::fclose(f) == 0 && ok;
+}
+
+// The trace and the table of the profiled runs; false when a file cannot be written.
+bool write_profile(const Options& opt, const std::vector<TraceEvent>& events, size_t runs,
+                   size_t dropped) {
+  DebugInfo info;
+  const DebugInfo* debug = nullptr;
+  std::string path = opt.debug_info.empty() ? opt.model + ".debug" : opt.debug_info;
+  std::string error;
+  if (read_debug_info(path, &info, &error)) {
+    debug = &info;
+  } else if (!opt.debug_info.empty()) {
+    std::fprintf(stderr, "ember_run: %s\n", error.c_str());
+    return false;
+  } else {
+    std::fprintf(stderr, "ember_run: no debug info (%s): the profile names no nodes or lines\n",
+                 path.c_str());
+  }
+  const std::string table = profile_table(profile_rows(events, debug, runs), runs, dropped);
+  std::printf("%s", table.c_str());
+  for (const auto& [file, text] : {std::make_pair(opt.profile + ".trace.json",
+                                                  chrome_trace_json(events, debug)),
+                                   std::make_pair(opt.profile + ".profile.txt", table)}) {
+    if (!write_text(file, text)) {
+      std::fprintf(stderr, "ember_run: cannot write %s\n", file.c_str());
+      return false;
+    }
+    std::printf("wrote %s\n", file.c_str());
+  }
+  return true;
+}
+
 }  // namespace
 
 int ember_run_main(int argc, char** argv) {
@@ -233,17 +284,38 @@ int ember_run_main(int argc, char** argv) {
     inputs[i] = EValue(&h.tensor);
   }
 
+  // With --profile, the timed runs are traced; the events of each run are
+  // copied out of the tracer's buffer after it (never while executing).
+  DevtoolsTracer tracer;
+  std::vector<TraceEvent> buffer;
+  std::vector<TraceEvent> events;
+  size_t dropped = 0;
+  if (!opt.profile.empty()) {
+    buffer.resize(kProfileEventsPerRun);
+    tracer.set_event_buffer(Span<TraceEvent>(buffer.data(), buffer.size()));
+    tracer.set_method(method.get());
+  }
   std::vector<double> latencies;
   for (int r = 0; r < opt.warmup + opt.runs; ++r) {
+    const bool traced = !opt.profile.empty() && r >= opt.warmup;
+    if (traced) {
+      tracer.reset();
+      method.get()->set_event_tracer(&tracer);
+    }
     const uint64_t start = pal_time_ns();
     const Error err = module.run("forward", Span<const EValue>(inputs.data(), inputs.size()));
     const uint64_t end = pal_time_ns();
+    method.get()->set_event_tracer(nullptr);
     if (err != Error::Ok) {
       std::fprintf(stderr, "ember_run: forward failed: %s: %s\n", error_name(err),
                    module.last_error());
       return 1;
     }
     if (r >= opt.warmup) latencies.push_back(ms(end - start));
+    if (traced) {
+      events.insert(events.end(), buffer.begin(), buffer.begin() + tracer.num_events());
+      dropped += tracer.dropped_events();
+    }
   }
 
   Method* m = method.get();
@@ -291,6 +363,7 @@ int ember_run_main(int argc, char** argv) {
               static_cast<double>(module.delegate_bytes()) / 1024.0, module.num_threads());
   std::printf("run: %zu runs after %d warm-up: median %.3f ms, min %.3f ms, mean %.3f ms\n",
               sorted.size(), opt.warmup, sorted[sorted.size() / 2], sorted.front(), mean);
+  if (!opt.profile.empty() && !write_profile(opt, events, latencies.size(), dropped)) return 1;
   return 0;
 }
 

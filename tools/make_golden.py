@@ -124,6 +124,8 @@ def main() -> None:
     program = ember.export(conv, (torch.randn(2, 3, 8, 8),), dynamic_shapes=({0: batch},),
                            backends=())
     _save("et12_v0_ember_convnet_dynamic_batch", program.buffer, conv, [torch.randn(3, 3, 8, 8)])
+    # The CPU backend's blob (ECP1), with each op's debug and value handles.
+    _save("et12_v0_ember_cpu_backend_convnet", ember.export(conv, (image,)).buffer, conv, [image])
 
     transformer = _tiny_transformer()
     tokens = torch.randint(0, 50, (2, 6))

@@ -5,14 +5,19 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "backends/cpu/runtime/cpu_backend.h"
+#include "extension/devtools/devtools_tracer.h"
+#include "extension/devtools/kernel_perturbation.h"
+#include "extension/devtools/profile_report.h"
 #include "extension/module/module.h"
 #include "runtime/backend/backend.h"
 #include "runtime/core/log.h"
+#include "runtime/core/platform.h"
 
 namespace py = pybind11;
 using namespace ember;
@@ -103,6 +108,97 @@ class PyModule {
   // the same way, copied out of planned memory.
   std::vector<py::tuple> run(const std::string& name,
                              const std::vector<std::pair<py::array, int>>& inputs) {
+    return run_with(name, inputs, nullptr);
+  }
+
+  // Runs `runs` times with a profiling tracer of `capacity` events. Returns
+  // (table, rows, events, wall-clock ns of each run, dropped events); writes
+  // the Chrome trace to trace_path unless it is empty. debug_info_path (may
+  // be empty) names the exporter's debug info, for nodes and source lines.
+  py::tuple profile(const std::string& name, const std::vector<std::pair<py::array, int>>& inputs,
+                    size_t runs, size_t capacity, const std::string& debug_info_path,
+                    const std::string& trace_path) {
+    DebugInfo info;
+    bool have_info = false;
+    if (!debug_info_path.empty()) {
+      std::string error;
+      if (!read_debug_info(debug_info_path, &info, &error)) throw py::value_error(error);
+      have_info = true;
+    }
+    std::vector<TraceEvent> buffer(capacity);
+    DevtoolsTracer tracer;
+    tracer.set_event_buffer(Span<TraceEvent>(buffer.data(), buffer.size()));
+    std::vector<TraceEvent> events;
+    std::vector<uint64_t> wall;
+    size_t dropped = 0;
+    for (size_t r = 0; r < runs; ++r) {
+      tracer.reset();
+      const uint64_t start = pal_time_ns();
+      run_with(name, inputs, &tracer);
+      wall.push_back(pal_time_ns() - start);
+      events.insert(events.end(), buffer.begin(), buffer.begin() + tracer.num_events());
+      dropped += tracer.dropped_events();
+    }
+    const DebugInfo* debug = have_info ? &info : nullptr;
+    if (!trace_path.empty()) {
+      FILE* f = std::fopen(trace_path.c_str(), "w");
+      if (f == nullptr) throw py::value_error("cannot write " + trace_path);
+      const std::string json = chrome_trace_json(events, debug);
+      const bool ok = std::fwrite(json.data(), 1, json.size(), f) == json.size();
+      if (std::fclose(f) != 0 || !ok) throw py::value_error("cannot write " + trace_path);
+    }
+    const std::vector<ProfileRow> rows = profile_rows(events, debug, runs);
+    py::list row_list;
+    for (const ProfileRow& r : rows) {
+      row_list.append(py::make_tuple(r.op, r.node, r.source, r.ms_per_run, r.share, r.calls));
+    }
+    py::list event_list;
+    for (const TraceEvent& e : events) {
+      event_list.append(py::make_tuple(std::string(e.name), e.start_ns, e.end_ns, e.instruction,
+                                       e.debug_handle, e.thread,
+                                       e.kind == TraceEventKind::DelegateOp));
+    }
+    return py::make_tuple(profile_table(rows, runs, dropped), row_list, event_list, wall, dropped);
+  }
+
+  // Runs once capturing, after each instruction i, the tensors at the
+  // argument positions set in out_masks[i], into max_bytes of capture memory.
+  // Delegates report the values their ops write too (debug handle set).
+  // Returns ([(instruction, argument, array, dim order, dtype code, debug
+  // handle)...], dropped tensors).
+  py::tuple capture(const std::string& name, const std::vector<std::pair<py::array, int>>& inputs,
+                    const std::vector<uint64_t>& out_masks, size_t max_bytes, size_t max_records) {
+    std::vector<CapturedTensor> records(max_records);
+    std::vector<uint8_t> data(max_bytes);
+    DevtoolsTracer tracer;
+    tracer.set_capture_buffers(Span<CapturedTensor>(records.data(), records.size()),
+                               Span<uint8_t>(data.data(), data.size()),
+                               Span<const uint64_t>(out_masks.data(), out_masks.size()));
+    run_with(name, inputs, &tracer);
+    py::list captured;
+    for (size_t i = 0; i < tracer.num_captured(); ++i) {
+      const CapturedTensor& r = tracer.captured(i);
+      // The bytes lie in dim order: a row-major array of the permuted sizes,
+      // which Python transposes back (ember/devtools/intermediates.py).
+      std::vector<py::ssize_t> stored;
+      std::vector<int> order;
+      for (int d = 0; d < r.dim; ++d) {
+        stored.push_back(r.sizes[r.dim_order[d]]);
+        order.push_back(r.dim_order[d]);
+      }
+      py::array array(raw_dtype(r.dtype), stored);
+      if (r.nbytes != static_cast<size_t>(array.nbytes())) continue;
+      std::memcpy(array.mutable_data(), tracer.capture_data() + r.offset, r.nbytes);
+      captured.append(py::make_tuple(r.instruction, r.arg, array, order, static_cast<int>(r.dtype),
+                                     r.debug_handle));
+    }
+    return py::make_tuple(captured, tracer.dropped_captures());
+  }
+
+ private:
+  std::vector<py::tuple> run_with(const std::string& name,
+                                  const std::vector<std::pair<py::array, int>>& inputs,
+                                  DevtoolsTracer* tracer) {
     Result<Method*> loaded = module_->method(name.c_str());
     if (!loaded.ok()) raise("no method " + name, loaded.error(), module_->last_error());
     Method* method = loaded.get();
@@ -133,7 +229,12 @@ class PyModule {
     Error err;
     {
       py::gil_scoped_release release;
+      if (tracer != nullptr) {
+        tracer->set_method(method);
+        method->set_event_tracer(tracer);
+      }
       err = module_->run(name.c_str(), Span<const EValue>(values.data(), values.size()));
+      if (tracer != nullptr) method->set_event_tracer(nullptr);
     }
     if (err != Error::Ok) raise(name + " failed", err, module_->last_error());
 
@@ -159,7 +260,6 @@ class PyModule {
     return outputs;
   }
 
- private:
   // A row-major tensor over a C-contiguous numpy array's memory.
   struct HostTensor {
     std::vector<int32_t> sizes;
@@ -226,7 +326,15 @@ PYBIND11_MODULE(_C, m) {
       .def_property_readonly("default_method", &PyModule::default_method)
       .def("input_info", &PyModule::input_info, py::arg("name"))
       .def("reset_state", &PyModule::reset_state)
-      .def("run", &PyModule::run);
+      .def("run", &PyModule::run)
+      .def("profile", &PyModule::profile)
+      .def("capture", &PyModule::capture);
+  // Test-only fault injection (extension/devtools/kernel_perturbation.h).
+  m.def("perturb_kernel", [](const std::string& name, float delta) {
+    const Error err = perturb_kernel(name.c_str(), delta);
+    if (err != Error::Ok) raise("cannot perturb " + name, err, last_error_message());
+  });
+  m.def("restore_perturbed_kernel", &restore_perturbed_kernel);
   register_llm_bindings(m);
   m.def("registered_kernels", []() {
     std::vector<std::string> names;

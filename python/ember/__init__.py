@@ -7,9 +7,10 @@
 """
 
 from ember import backends, llm, runtime
+from ember.devtools.validator import validate
 from ember.exporter import ExportedProgram, Method, export, export_methods
 from ember.passes.graph import ExportError
 from ember.quantize import QuantizedModel, quantize
 
 __all__ = ["ExportError", "ExportedProgram", "Method", "QuantizedModel", "backends", "export",
-           "export_methods", "llm", "quantize", "runtime"]
+           "export_methods", "llm", "quantize", "runtime", "validate"]

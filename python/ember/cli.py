@@ -2,6 +2,7 @@
 
     ember export examples/models.py:mobilenet_v2 --input-shape 1x3x224x224 -o mbv2.pte
     ember run mbv2.pte
+    ember validate examples/models.py:mobilenet_v2 --input-shape 1x3x224x224 --html report.html
     ember llm export --gguf smollm2 --quant 4bit -o smollm2.pte
 """
 
@@ -154,6 +155,37 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_validate(args: argparse.Namespace) -> int:
+    import torch
+
+    import ember
+
+    factory = _load_factory(args.model)
+    model = factory()
+    if not isinstance(model, torch.nn.Module):
+        raise CliError(f"{args.model} returned a {type(model).__name__}, not a torch.nn.Module")
+    torch.manual_seed(args.seed)
+    inputs = _example_inputs(args.input_shape, args.input_dtype)
+    backends = () if args.portable else None
+    report = ember.validate(model, inputs, backends=backends, quantize=args.quantize,
+                            sqnr_flag_db=args.sqnr_flag_db)
+    print(report)
+    if args.html:
+        profile = None
+        if args.profile:
+            import tempfile
+
+            with tempfile.TemporaryDirectory(prefix="ember-validate-") as tmp:
+                program = ember.export(ember.quantize(model, inputs, scheme=args.quantize)
+                                       if args.quantize else model, inputs, backends=backends)
+                path = os.path.join(tmp, "model.pte")
+                program.save(path)
+                profile = ember.runtime.load(path).profile(*inputs, runs=args.profile)
+        report.to_html(args.html, profile)
+        print(f"wrote {args.html}")
+    return 0 if report.ok else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="ember", description="Export and run PyTorch models.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -179,6 +211,25 @@ def main(argv: list[str] | None = None) -> int:
                      help="stop a run after this many instructions (0: no limit)")
     run.add_argument("-v", "--verbose", action="store_true", help="show the runtime's log too")
     run.set_defaults(handler=_cmd_run)
+    validate = commands.add_parser(
+        "validate", help="compare Ember with eager PyTorch, op by op; exit 1 when the outputs "
+                         "are out of tolerance")
+    validate.add_argument("model", help="<file.py>:<factory>, a function returning an nn.Module")
+    validate.add_argument("--input-shape", action="append", default=[],
+                          help="shape of one input, e.g. 1x3x224x224 (repeat per input)")
+    validate.add_argument("--input-dtype", action="append", default=[], choices=_DTYPES,
+                          help="dtype of each input (default float32)")
+    validate.add_argument("--portable", action="store_true", help="no backend: portable kernels")
+    validate.add_argument("--quantize", choices=["int8", "int8-dynamic", "8da4w", "int8-weight", "int4-weight"],
+                          default=None,
+                          help="quantize with this scheme first (calibrated on the inputs)")
+    validate.add_argument("--sqnr-flag-db", type=float, default=20.0,
+                          help="flag quantized layers whose SQNR against float is below this")
+    validate.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
+    validate.add_argument("--html", help="write a self-contained HTML report here")
+    validate.add_argument("--profile", type=int, default=0, metavar="RUNS",
+                          help="with --html: profile this many runs into the report too")
+    validate.set_defaults(handler=_cmd_validate)
     from ember.llm.cli import add_commands as add_llm_commands
 
     add_llm_commands(commands)

@@ -11,6 +11,7 @@ from typing import Any
 import torch
 
 from ember.backends.backend import Backend
+from ember.devtools.debug_info import graph_nodes
 from ember.fb.Bool import BoolT
 from ember.fb.Chain import ChainT
 from ember.fb.ContainerMetadata import ContainerMetadataT
@@ -41,10 +42,24 @@ class ExportedProgram:
     methods: list[str] = field(default_factory=lambda: ["forward"])
     # ember.quantize's accuracy report, when the model was a QuantizedModel.
     quantization: Any = None
+    # Debug handle -> exported node and source line (ember.devtools.debug_info).
+    debug_nodes: dict[int, Any] = field(default_factory=dict)
 
-    def save(self, path: str | os.PathLike[str]) -> None:
+    def save(self, path: str | os.PathLike[str], debug_info: bool = True) -> None:
+        """Writes the program to `path` and, unless debug_info is False, its
+        debug info to `path + ".debug"` (for the profiler and the validator)."""
         with open(path, "wb") as f:
             f.write(self.buffer)
+        if debug_info:
+            self.debug_info().save(os.fspath(path) + ".debug")
+
+    def debug_info(self) -> Any:
+        """Which node and source line each instruction and delegate op of
+        forward (or the first method) came from."""
+        from ember.devtools.debug_info import DebugInfo, InstructionDebug
+
+        return DebugInfo([InstructionDebug(i.debug_handle, list(i.outputs))
+                          for i in self.instructions], dict(self.debug_nodes))
 
     def delegated_fraction(self) -> float:
         """The fraction of the model's ops that a backend runs."""
@@ -191,6 +206,7 @@ def export_methods(
         methods=[name for name, _, _ in lowered],
         quantization=getattr(methods.get("forward", methods[lowered[0][0]]).model,
                              "quantization_report", None),
+        debug_nodes=graph_nodes(program),
     )
 
 

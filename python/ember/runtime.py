@@ -107,6 +107,49 @@ class Module:
         """Mutable buffers back to their initial values (a new sequence)."""
         self._module.reset_state()
 
+    def _debug_info_path(self, debug_info: str | os.PathLike[str] | None) -> str:
+        """The debug info to read: the one given, else the exporter's file
+        next to the program when there is one, else none ("")."""
+        if debug_info is not None:
+            return os.fspath(debug_info)
+        default = self.path + ".debug"
+        return default if os.path.isfile(default) else ""
+
+    def profile(self, *inputs: Any, runs: int = 1, trace: str | os.PathLike[str] | None = None,
+                debug_info: str | os.PathLike[str] | None = None, method: str | None = None,
+                max_events: int = 1 << 16) -> Any:
+        """Runs `method` (forward by default) `runs` times with the profiling
+        tracer; returns an ember.devtools.profiler.Profile (the table of time
+        per operator, the events). `trace` names a Chrome trace file to write.
+        At most `max_events` events per run are kept; the rest are counted."""
+        from ember.devtools.profiler import Profile, ProfileRow, TraceEvent
+
+        if runs < 1 or max_events < 1:
+            raise ValueError("runs and max_events must be at least 1")
+        name = self._module.default_method if method is None else method
+        converted = [_to_array(x, i) for i, x in enumerate(inputs)]
+        # The exporter's debug info describes the default method only.
+        info = self._debug_info_path(debug_info) if name == self._module.default_method else ""
+        table, rows, events, wall, dropped = self._module.profile(
+            name, converted, runs, max_events, info, "" if trace is None else os.fspath(trace))
+        return Profile(table, [ProfileRow(*r) for r in rows], [TraceEvent(*e) for e in events],
+                       list(wall), dropped)
+
+    def intermediates(self, *inputs: Any, debug_info: str | os.PathLike[str] | None = None,
+                      max_bytes: int = 1 << 30) -> Any:
+        """Runs forward once in debug mode: every instruction's outputs that
+        stand for a node of the exported graph (portable ops, the delegates'
+        outputs) are captured. Returns ember.devtools.intermediates.Intermediates
+        (by debug handle, with nodes and source lines). Needs the debug info."""
+        from ember.devtools.intermediates import capture
+
+        path = self._debug_info_path(debug_info)
+        if not path:
+            raise FileNotFoundError(f"no debug info for {self.path}: export with "
+                                    "ExportedProgram.save, which writes it next to the .pte")
+        return capture(self._module, [_to_array(x, i) for i, x in enumerate(inputs)], path,
+                       max_bytes)
+
     def forward(self, *inputs: Any) -> Any:
         if len(inputs) != self.num_inputs:
             raise ValueError(f"forward takes {self.num_inputs} input(s), got {len(inputs)}")

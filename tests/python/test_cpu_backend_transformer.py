@@ -8,9 +8,6 @@ until it lands, the model cases expect exactly those ops to stay portable
 (EXPECTED_PORTABLE) and everything else to run on the backend."""
 
 import math
-import os
-import subprocess
-import sys
 
 import ember
 import pytest
@@ -393,43 +390,20 @@ def test_small_transformer_models(name, tmp_pte):
     assert "MatMul" not in backend.ops, backend.ops
 
 
-# --- the per-op profile ---
-
-_PROFILE_SCRIPT = """
-import sys, torch, ember
-module = ember.runtime.load(sys.argv[1], threads=2)
-for _ in range(3):
-    module.forward(torch.randn(1, 40, 32))
-del module
-"""
-
-
-def _profile_lines(tmp_pte, env_value):
-    env = {k: v for k, v in os.environ.items() if k != "EMBER_CPU_PROFILE"}
-    if env_value is not None:
-        env["EMBER_CPU_PROFILE"] = env_value
-    done = subprocess.run([sys.executable, "-c", _PROFILE_SCRIPT, tmp_pte], env=env, check=False,
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    return [line.split("cpu profile: ", 1)[1] for line in done.stderr.splitlines()
-            if "cpu profile: " in line]
+# --- the per-op profile (the runtime's tracer; tests/python/test_devtools.py has the rest) ---
 
 
 def test_profile_table_per_op_kind(tmp_pte):
     backend, _ = run(Sdpa(32, 2, causal=True), (torch.randn(1, 40, 32),), tmp_pte, threads=(1,))
-    # Off (the default): not a line.
-    assert _profile_lines(tmp_pte, None) == []
-    assert _profile_lines(tmp_pte, "0") == []
-    lines = _profile_lines(tmp_pte, "1")
-    assert lines[0].startswith(f"delegate of {len(backend.ops)} ops, 3 executes"), lines
-    rows = {line.split()[0]: line.split() for line in lines[2:]}
-    # One row per op kind: calls = ops of that kind x executes; shares sum to 100%.
-    assert set(rows) == set(backend.ops), lines
-    for kind, row in rows.items():
-        assert int(row[1]) == 3 * backend.ops.count(kind), row
-        assert float(row[2]) >= 0.0
-    assert abs(sum(float(row[3].rstrip("%")) for row in rows.values()) - 100.0) < 0.5, lines
-    # "ops": a line per op as well.
-    lines = _profile_lines(tmp_pte, "ops")
-    per_op = [line.split() for line in lines if line.startswith("op ") and line.split()[1].isdigit()]
-    assert [row[2] for row in per_op] == backend.ops, lines
+    module = ember.runtime.load(tmp_pte, threads=2)
+    profile = module.profile(torch.randn(1, 40, 32), runs=3)
+    in_delegate = [e for e in profile.events if e.in_delegate]
+    # Each op of the delegate, in order, once per run.
+    assert [e.name for e in in_delegate] == 3 * backend.ops, profile.table
+    calls: dict[str, int] = {}
+    for row in profile.rows:
+        kind = row.op.split()[0]
+        if kind in backend.ops:
+            calls[kind] = calls.get(kind, 0) + row.calls
+    assert calls == {kind: 3 * backend.ops.count(kind) for kind in set(backend.ops)}, profile.table
+    assert abs(sum(row.share for row in profile.rows) - 1.0) < 1e-6, profile.table

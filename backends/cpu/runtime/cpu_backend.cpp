@@ -161,10 +161,7 @@ void clamp_in_place(float* data, size_t n, float low, float high) {
 }
 
 Delegate::~Delegate() {
-  if (profile != nullptr) {
-    log_profile(*this);
-    delete profile;
-  }
+  delete[] trace_info;
   for (size_t i = 0; i < num_ops; ++i) delete ops[i];
   delete[] ops;
   delete[] values;
@@ -237,7 +234,12 @@ Result<DelegateHandle*> CpuBackend::init(BackendInitContext& context, FreeableBu
     delete d;
     return err;
   }
-  d->profile = make_profile(*d, graph);
+  d->trace_info = make_trace_info(*d, graph);
+  if (d->trace_info == nullptr) {
+    delete d;
+    EMBER_LOG(Error, "%s: no memory", kName);
+    return Error::MemoryAllocationFailed;
+  }
   d->blob = static_cast<FreeableBuffer&&>(*processed);
   // Scratch values, then the largest op temp, each 64-byte aligned.
   context.request_temp_bytes((d->scratch_bytes + 63) / 64 * 64 + d->op_temp_bytes + 128);
@@ -290,10 +292,10 @@ Error CpuBackend::execute(BackendExecutionContext& context, DelegateHandle* hand
   }
   KernelContext kernel_context(nullptr, context.thread_pool());
   const ExecState state{d.data, context.thread_pool(), &kernel_context, op_temp};
-  if (d.profile == nullptr) {
+  if (context.event_tracer() == nullptr) {
     for (size_t i = 0; i < d.num_ops; ++i) d.ops[i]->run(state);
   } else {
-    run_profiled(d, state);
+    run_traced(d, state, *context.event_tracer());
   }
   // An op that found bad data (an embedding index out of range) failed the
   // kernel context; its output is defined (zeros) but the call is an error.

@@ -64,7 +64,7 @@ class CpuOp {
   }
 };
 
-struct DelegateProfile;
+struct OpTraceInfo;
 
 struct Delegate {
   ValueInfo* values = nullptr;
@@ -77,7 +77,7 @@ struct Delegate {
   uint64_t scratch_bytes = 0;
   size_t op_temp_bytes = 0;
   FreeableBuffer blob;  // kept: constants are read in place
-  DelegateProfile* profile = nullptr;  // EMBER_CPU_PROFILE only (profile.h)
+  OpTraceInfo* trace_info = nullptr;  // per op, for the event tracer (profile.h)
   ~Delegate();
 };
 

@@ -1,39 +1,31 @@
-// Per-op timing for the CPU backend, for answering "which operator takes the
-// time": with EMBER_CPU_PROFILE set in the environment when a program is
-// loaded, each delegate times each of its ops over all executes and, when
-// destroyed, logs a table per op kind (calls, total ms, share of the
-// delegate's time); EMBER_CPU_PROFILE=ops adds one line per op.
-// Unset (the default), execute checks one pointer and runs the ops as usual.
-// Profiling allocates at init only: execute adds to counters it owns.
+// Per-op events for the application's event tracer: when the execution
+// context carries one, each of a delegate's ops is timed and reported
+// (its kind, the exported node's debug handle, its output's sizes) through
+// EventTracer::delegate_op. Without a tracer, execute checks one pointer and
+// runs the ops as usual. What the events need is read from the blob at init.
 #pragma once
 
-#include <cstddef>
 #include <cstdint>
 
 #include "backends/cpu/runtime/delegate.h"
 #include "backends/cpu/schema/cpu_delegate_generated.h"
+#include "runtime/executor/event_tracer.h"
 
 namespace ember::cpu {
 
-struct OpProfile {
-  cpu_fb::OpParams kind;
-  uint32_t out;     // output value, for its sizes
-  uint64_t ns = 0;  // summed over executes
+constexpr uint32_t kNoOutput = 0xffffffffu;
+
+struct OpTraceInfo {
+  const char* kind = "";    // the op's kind, a static string
+  uint32_t debug_handle = 0;
+  uint32_t value_handle = 0;  // the node whose value the output is, 0: none
+  uint32_t out = kNoOutput;  // the output value, for its sizes
 };
 
-struct DelegateProfile {
-  OpProfile* ops = nullptr;
-  size_t num_ops = 0;
-  uint64_t executes = 0;
-  bool per_op = false;  // EMBER_CPU_PROFILE=ops: a line per op too
-  ~DelegateProfile() { delete[] ops; }
-};
-
-// A profile for `d`'s ops when EMBER_CPU_PROFILE is set (and not "0"), else null.
-DelegateProfile* make_profile(const Delegate& d, const cpu_fb::Graph* graph);
-// Runs d's ops, timing each into d.profile.
-void run_profiled(const Delegate& d, const ExecState& state);
-// Logs d's table; called as d is destroyed.
-void log_profile(const Delegate& d);
+// One entry per op of `graph` (d.num_ops of them), or null without memory.
+OpTraceInfo* make_trace_info(const Delegate& d, const cpu_fb::Graph* graph);
+// Runs d's ops, reporting each to `tracer` with, for ops that write a node's
+// value, that value (which a capturing tracer copies).
+void run_traced(const Delegate& d, const ExecState& state, EventTracer& tracer);
 
 }  // namespace ember::cpu

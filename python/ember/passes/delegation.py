@@ -162,6 +162,9 @@ def lower(program: ProgramGraph, backend: Backend, nodes: list[Node]) -> Node:
         call = program.graph.call_module(name, call_inputs)
     call.meta["val"] = tuple(n.meta.get("val") for n in outputs)
     call.meta["stack_trace"] = nodes[0].meta.get("stack_trace")
+    # Which exported node's value each output is (for intermediate outputs).
+    call.meta["output_debug_handles"] = [n.meta.get("debug_handle", 0) for n in outputs]
+    call.meta["debug_handle"] = nodes[-1].meta.get("debug_handle", 0)
     with program.graph.inserting_after(call):
         for i, output in enumerate(reversed(outputs)):
             item = program.graph.call_function(operator.getitem, (call, len(outputs) - 1 - i))

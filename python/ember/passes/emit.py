@@ -52,6 +52,7 @@ from ember.fb.String import StringT
 from ember.fb.Tensor import TensorT
 from ember.fb.TensorList import TensorListT
 from ember.fb.TensorShapeDynamism import TensorShapeDynamism
+from ember.passes.debug_handles import debug_handle
 from ember.passes.delegation import delegate_of, is_delegate_call
 from ember.passes.dim_order import KERNEL_NAMES, dim_order_of
 from ember.passes.graph import ExportError, ProgramGraph, user_frame
@@ -91,12 +92,15 @@ _SYM_OPS = {
 class InstructionInfo:
     """Where an instruction came from: for error messages and profiling."""
 
-    debug_handle: int
+    debug_handle: int  # the node's (ember.passes.debug_handles), 0 when it has none
     node_name: str
     operator: str
     filename: str
     lineno: int
     source: str
+    # (argument position, debug handle) of each output tensor the
+    # instruction writes that stands for an exported node's value.
+    outputs: list[tuple[int, int]] = field(default_factory=list)
 
 
 @dataclass
@@ -355,7 +359,7 @@ class _Emitter:
         self.instructions.append(instruction)
         self.frames.append(frames)
         self.infos.append(
-            InstructionInfo(len(self.infos), node.name, name, filename, lineno, source))
+            InstructionInfo(debug_handle(node), node.name, name, filename, lineno, source))
         return instruction
 
     def _emit_sym_op(self, node: Node, name: str) -> None:
@@ -435,6 +439,8 @@ class _Emitter:
             returns = [self._add_value(KernelTypes.TensorList, payload)]
             self.node_values[node] = outs
         self._kernel_call(node, name, [*args, *outs, *returns])
+        if len(outs) == 1:
+            self.infos[-1].outputs = [(len(args), debug_handle(node))]
 
     def _emit_delegate(self, node: Node) -> None:
         lowered = delegate_of(node)
@@ -461,6 +467,8 @@ class _Emitter:
         call.delegateIndex = len(self.delegates) - 1
         call.args = [*inputs, *outputs]
         self._append(node, InstructionArguments.DelegateCall, call, lowered.backend_id)
+        handles = node.meta.get("output_debug_handles", [])
+        self.infos[-1].outputs = [(len(inputs) + k, h) for k, h in enumerate(handles) if h]
 
     # --- the graph ----------------------------------------------------------
 

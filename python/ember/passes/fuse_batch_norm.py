@@ -64,6 +64,8 @@ def _fuse(program: ProgramGraph, norm: Node) -> None:
             (x, w_node, b_node, stride, padding, dilation, transposed, output_padding, groups))
     fused.meta.update(conv.meta)
     fused.meta["val"] = users[0].meta["val"] if users else conv.meta["val"]
+    if users:  # the fused conv's value is the batch norm's output: its node's handle
+        fused.meta["debug_handle"] = users[0].meta.get("debug_handle", 0)
     for user in users:
         user.replace_all_uses_with(fused)
         program.graph.erase_node(user)

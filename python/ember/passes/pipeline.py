@@ -15,6 +15,7 @@ import torch
 from ember.backends.backend import Backend
 from ember.passes import capture as capture_passes
 from ember.passes.constant_folding import fold_constants
+from ember.passes.debug_handles import assign_debug_handles
 from ember.passes.delegation import delegate
 from ember.passes.dim_order import to_dim_order_ops
 from ember.passes.emit import EmittedProgram, emit
@@ -53,6 +54,7 @@ def lower(
     exported = run_pass("capture", capture_passes.capture, model, example_inputs, dynamic_shapes)
     exported = run_pass("decompose", capture_passes.decompose, exported)
     program = run_pass("lift", capture_passes.lift, exported)
+    program = assign_debug_handles(program)
     for graph_pass in passes:
         program = run_pass(getattr(graph_pass, "__name__", repr(graph_pass)), graph_pass, program)
     emitted = run_pass("emit", emit, program)

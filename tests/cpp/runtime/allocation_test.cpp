@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "extension/devtools/devtools_tracer.h"
 #include "extension/threadpool/worker_pool.h"
 #include "runtime/executor/method.h"
 #include "counting_allocator.h"
@@ -45,6 +46,48 @@ TEST(Allocations, ExecuteAllocatesNothing) {
   void* volatile p = std::malloc(16);
   EXPECT_GT(testing::g_allocations.load(), before);
   std::free(p);
+}
+
+// With the devtools tracer set (profiling and capturing outputs): events and
+// tensors go into the application's buffers, nothing onto the heap.
+TEST(Allocations, TracingAllocatesNothing) {
+#if !defined(EMBER_COUNT_ALLOCATIONS)
+  GTEST_SKIP() << "allocation counting is disabled under a sanitizer";
+#endif
+  const std::vector<uint8_t> bytes = testing::build_program({});
+  BufferDataLoader loader(bytes.data(), bytes.size());
+  Result<Program> program = Program::load(&loader);
+  ASSERT_TRUE(program.ok());
+  std::vector<uint8_t> method_memory(64 * 1024), arena(4096), data(1024);
+  MemoryAllocator allocator(method_memory.data(), method_memory.size());
+  Span<uint8_t> buffers[1] = {Span<uint8_t>(arena.data(), arena.size())};
+  MemoryManager manager;
+  manager.method_allocator = &allocator;
+  manager.planned_buffers = Span<Span<uint8_t>>(buffers, 1);
+  Result<Method> method = program->load_method("forward", &manager);
+  ASSERT_TRUE(method.ok());
+  testing::OwnedTensor input(ScalarType::Float, {2, 3});
+  ASSERT_EQ(method->set_input(0, input.tensor()), Error::Ok);
+  std::vector<TraceEvent> events(4);  // fills up: dropping allocates nothing either
+  std::vector<CapturedTensor> records(4);
+  const uint64_t masks[1] = {1u << 1};
+  DevtoolsTracer tracer;
+  tracer.set_method(&method.get());
+  tracer.set_event_buffer(Span<TraceEvent>(events.data(), events.size()));
+  tracer.set_capture_buffers(Span<CapturedTensor>(records.data(), records.size()),
+                             Span<uint8_t>(data.data(), data.size()),
+                             Span<const uint64_t>(masks, 1));
+  method->set_event_tracer(&tracer);
+
+  const long before = testing::g_allocations.load();
+  Error err = Error::Ok;
+  for (int i = 0; i < 10; ++i) err = method->execute();
+  const long during = testing::g_allocations.load() - before;
+  ASSERT_EQ(err, Error::Ok);
+  EXPECT_EQ(during, 0) << "execute() with a tracer allocated " << during << " times";
+  EXPECT_EQ(tracer.num_events(), 4u);
+  EXPECT_EQ(tracer.dropped_events(), 6u);
+  EXPECT_EQ(tracer.num_captured(), 4u);
 }
 
 // A method with a mutable buffer (the kv_cache golden): updating the buffer

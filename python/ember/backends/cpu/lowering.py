@@ -44,6 +44,7 @@ from ember.cpu_fb import (
     Value,
     ValueKind,
 )
+from ember.passes.debug_handles import debug_handle
 from ember.passes.graph import ExportError, ProgramGraph
 from ember.passes.memory_planning import Lifetime, plan
 
@@ -97,6 +98,8 @@ class _Op:
     outputs: list[int]
     clamp: tuple[float, float] | None = None
     debug_handle: int = 0
+    # The node whose value the output is once the op ran (_tag_values).
+    value_handle: int = 0
     # A fused activation (UnaryOp), applied before the clamp: Linear and Conv2d only.
     activation: int | None = None
 
@@ -236,11 +239,15 @@ def lower(subgraph: ProgramGraph) -> bytes:
         if node in patterns:
             # Part of a pattern lowered as one op at its last node.
             if patterns[node] is not None:
+                first_op = len(builder.ops)
                 builder.of_node[node] = patterns[node](builder, node)
+                _tag_ops(builder, first_op, node)
             continue
         clamp_node = _fusable_clamp(node, subgraph)
         builder.clamp_op = None
+        first_op = len(builder.ops)
         out = _lower_node(builder, node)
+        _tag_ops(builder, first_op, node)
         if clamp_node is not None:
             at = builder.clamp_op if builder.clamp_op is not None else -1
             builder.ops[at].clamp = clamp_bounds(clamp_node)
@@ -265,8 +272,45 @@ def lower(subgraph: ProgramGraph) -> bytes:
         builder.values[value_id].kind = ValueKind.ValueKind.Output
         builder.values[value_id].index = i
     _drop_dead_ops(builder)
+    _tag_values(builder, subgraph)
     scratch_bytes = _plan_scratch(builder)
     return _serialize(builder, len(subgraph.user_inputs()), len(outputs), scratch_bytes)
+
+
+def _tag_ops(b: Builder, first: int, node: Node) -> None:
+    """The ops lowered from `node` carry its debug handle (for the profiler)."""
+    for op in b.ops[first:]:
+        if op.debug_handle == 0:
+            op.debug_handle = debug_handle(node)
+
+
+def _tag_values(b: Builder, subgraph: ProgramGraph) -> None:
+    """Marks the last op writing each value with the handle of the node whose
+    value that memory holds afterwards: the node lowered last onto it (an
+    activation or residual add fused into a conv is that value's final node;
+    a view of it counts too). Only when that node's value is the op's output
+    itself, with its shape and dtype, so that a capturing tracer sees
+    exactly the node's value."""
+    order = {n: i for i, n in enumerate(subgraph.graph.nodes)}
+    last_node: dict[int, tuple[Node, int]] = {}  # root value -> (node, its value)
+    for node, value_id in b.of_node.items():
+        if node.op != "call_function" or not isinstance(value_id, int) or value_id < 0:
+            continue
+        root = b.root(value_id)
+        if root not in last_node or order[node] > order[last_node[root][0]]:
+            last_node[root] = (node, value_id)
+    last_writer = {v: i for i, op in enumerate(b.ops) for v in op.outputs}
+    for root, (node, value_id) in last_node.items():
+        val = node.meta.get("val")
+        value = b.values[value_id]
+        if (value_id != root or root not in last_writer or not isinstance(val, torch.Tensor)
+                or val.dtype not in _CAPTURABLE or list(val.shape) != value.sizes
+                or DTYPES.get(val.dtype, DataType.DataType.Float32) != value.dtype):
+            continue
+        b.ops[last_writer[root]].value_handle = debug_handle(node)
+
+
+_CAPTURABLE = (torch.float32, torch.int64, torch.int32)
 
 
 def static_sizes(node: Node) -> list[int]:
@@ -440,6 +484,8 @@ def _serialize(b: Builder, num_inputs: int, num_outputs: int, scratch_bytes: int
         entry = Op.OpT()
         entry.paramsType, entry.params = op.params_type, op.params
         entry.inputs, entry.outputs = op.inputs, op.outputs
+        entry.debugHandle = op.debug_handle
+        entry.valueHandle = op.value_handle
         if op.clamp is not None:
             entry.clamp = Clamp.ClampT()
             entry.clamp.min, entry.clamp.max = op.clamp
