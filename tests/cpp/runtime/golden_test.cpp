@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/cpu/runtime/cpu_backend.h"
 #include "method_harness.h"
 
 namespace ember {
@@ -33,6 +34,7 @@ TEST(GoldenFiles, AtLeastSixExist) { EXPECT_GE(golden_names().size(), 6u); }
 class Golden : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Golden, MatchesEager) {
+  cpu::register_cpu_backend();  // goldens written with the CPU backend on
   testing::Golden golden;
   ASSERT_EQ(golden.load(GetParam()), "");
   std::string error;
