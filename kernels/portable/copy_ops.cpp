@@ -120,10 +120,10 @@ void copy_out(KernelContext& ctx, const Tensor& self, const Tensor& src, bool no
 
 }  // namespace
 
-EMBER_REGISTER_STRIDED_KERNEL("aten::clone.out", clone_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::_to_copy.out", to_copy_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::copy.out", copy_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("dim_order_ops::_to_dim_order_copy.out", to_dim_order_copy_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("dim_order_ops::_clone_dim_order.out", clone_dim_order_out, kAllTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::clone.out", clone_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::_to_copy.out", to_copy_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::copy.out", copy_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("dim_order_ops::_to_dim_order_copy.out", to_dim_order_copy_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("dim_order_ops::_clone_dim_order.out", clone_dim_order_out, kAllAndComplexTypes);
 
 }  // namespace ember::kernels

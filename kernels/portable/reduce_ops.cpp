@@ -72,6 +72,14 @@ void arith_reduce(KernelContext& ctx, const char* op, const Tensor& in,
   }
   const ReducePlan plan(in, mask);
   const ScalarType out_type = out.scalar_type();
+  if (is_complex_type(in.scalar_type()) || is_complex_type(out_type)) {
+    // Complex in, complex out (torch refuses a complex input with a real dtype=).
+    EMBER_SWITCH_COMPLEX_TYPES(in.scalar_type(), return fail_dtype(ctx, op, in.scalar_type()),
+      using IN = CTYPE;
+      EMBER_SWITCH_COMPLEX_TYPES(out_type, return fail_dtype(ctx, op, out_type),
+        arith_fold<kind, IN, CTYPE>(plan, in, out)));
+    return;
+  }
   if constexpr (kind == Fold::Mean) {
     // Without dtype=, PyTorch cannot infer a mean's type from an integer input.
     EMBER_KERNEL_CHECK(ctx, dtype.has_value() || is_floating_type(in.scalar_type()),
@@ -475,15 +483,15 @@ void logsumexp_out(KernelContext& ctx, const Tensor& self, IntArrayRef dim, bool
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::sum.IntList_out", sum_dim_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::sum.IntList_out", sum_dim_out, kAllTypes | kComplexTypes);
 EMBER_REGISTER_KERNEL("aten::max.unary_out", max_unary_out, kAllTypes);
 EMBER_REGISTER_KERNEL("aten::linalg_vector_norm.out", linalg_vector_norm_out, kFloatTypes);
 EMBER_REGISTER_KERNEL("aten::min.unary_out", min_unary_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::sum.out", sum_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::mean.out", mean_dim_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::mean.dtype_out", mean_dtype_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::prod.int_out", prod_int_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::prod.out", prod_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::sum.out", sum_out, kAllTypes | kComplexTypes);
+EMBER_REGISTER_KERNEL("aten::mean.out", mean_dim_out, kAllTypes | kComplexTypes);
+EMBER_REGISTER_KERNEL("aten::mean.dtype_out", mean_dtype_out, kAllTypes | kComplexTypes);
+EMBER_REGISTER_KERNEL("aten::prod.int_out", prod_int_out, kAllTypes | kComplexTypes);
+EMBER_REGISTER_KERNEL("aten::prod.out", prod_out, kAllTypes | kComplexTypes);
 EMBER_REGISTER_KERNEL("aten::amax.out", amax_out, kAllTypes);
 EMBER_REGISTER_KERNEL("aten::amin.out", amin_out, kAllTypes);
 EMBER_REGISTER_KERNEL("aten::any.out", any_dim_out, kAllTypes);

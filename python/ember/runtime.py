@@ -17,10 +17,12 @@ from ember import _C
 _NUMPY_CODES = {
     np.dtype(np.uint8): 0, np.dtype(np.int8): 1, np.dtype(np.int16): 2, np.dtype(np.int32): 3,
     np.dtype(np.int64): 4, np.dtype(np.float16): 5, np.dtype(np.float32): 6,
-    np.dtype(np.float64): 7, np.dtype(np.bool_): 11,
+    np.dtype(np.float64): 7, np.dtype(np.complex64): 9, np.dtype(np.complex128): 10,
+    np.dtype(np.bool_): 11,
 }
 _CODE_NAMES = {0: "uint8", 1: "int8", 2: "int16", 3: "int32", 4: "int64", 5: "float16",
-               6: "float32", 7: "float64", 11: "bool", 15: "bfloat16"}
+               6: "float32", 7: "float64", 9: "complex64", 10: "complex128", 11: "bool",
+               15: "bfloat16"}
 _BFLOAT16 = 15
 _FLOAT16 = 5
 

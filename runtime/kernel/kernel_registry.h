@@ -21,6 +21,10 @@ namespace ember {
 using BoxedKernelFn = void (*)(KernelContext& ctx, Span<EValue*> args);
 // Load-time check of a call's arguments; writes why into `why` on failure.
 using KernelArgCheckFn = bool (*)(Span<EValue* const> args, char* why, size_t why_size);
+// Load-time: the scratch bytes one call needs (KernelContext::allocate_temp)
+// for these arguments at their planned (largest) sizes. The method asks for
+// the most any of its calls needs, so a kernel never runs short at run time.
+using KernelTempBytesFn = size_t (*)(Span<EValue* const> args);
 
 // Which implementation of an operator wins when several libraries register
 // one: a higher rank replaces a lower one whatever the static-init order.
@@ -52,7 +56,15 @@ struct KernelEntry {
   // tensors in other dim orders (channels-last), copying in and out.
   bool strided = false;
   KernelRank rank = KernelRank::Portable;
+  KernelTempBytesFn temp_bytes = nullptr;
 };
+
+// The dtypes a kernel's tensors may have unless it says otherwise: every real
+// type and Bool, and the complex types too when self may be complex (a kernel
+// for complex self takes complex operands and outs).
+constexpr DtypeMask default_tensor_dtypes(DtypeMask self_dtypes) {
+  return kAllTypes | ((self_dtypes & kComplexTypes) != 0 ? kComplexTypes : DtypeMask{0});
+}
 
 // Load-time check that a call's self dtype, and every tensor's dtype, are ones
 // the kernel declares; writes why, naming the op and the dtype, into `why` on
@@ -211,11 +223,12 @@ struct KernelWrapper<void (*)(KernelContext&, Args...), fn> {
 template <typename F, F fn>
 constexpr KernelEntry make_kernel_entry(const char* name, DtypeMask self_dtypes, bool strided,
                                         DtypeMask tensor_dtypes = kAllTypes,
-                                        KernelRank rank = KernelRank::Portable) {
+                                        KernelRank rank = KernelRank::Portable,
+                                        KernelTempBytesFn temp_bytes = nullptr) {
   using Wrapper = detail::KernelWrapper<F, fn>;
   return KernelEntry{name, &Wrapper::call, &Wrapper::check_args, self_dtypes,
                      Wrapper::kSelfIndex, tensor_dtypes, Wrapper::kNumArgs, Wrapper::kOutArgs,
-                     strided, rank};
+                     strided, rank, temp_bytes};
 }
 
 }  // namespace ember
@@ -225,14 +238,28 @@ constexpr KernelEntry make_kernel_entry(const char* name, DtypeMask self_dtypes,
 // whole-archive so that these initializers are kept.
 #define EMBER_REGISTER_KERNEL(name, fn, self_dtypes)                              \
   static const ::ember::Error EMBER_CONCAT_(ember_kernel_reg_, __LINE__) =        \
-      ::ember::register_kernel(                                                   \
-          ::ember::make_kernel_entry<decltype(&fn), &fn>(name, (self_dtypes), false))
+      ::ember::register_kernel(::ember::make_kernel_entry<decltype(&fn), &fn>(    \
+          name, (self_dtypes), false, ::ember::default_tensor_dtypes(self_dtypes)))
 
 // The same for a kernel that works through strides, so any dim order will do.
 #define EMBER_REGISTER_STRIDED_KERNEL(name, fn, self_dtypes)                      \
   static const ::ember::Error EMBER_CONCAT_(ember_kernel_reg_, __LINE__) =        \
-      ::ember::register_kernel(                                                   \
-          ::ember::make_kernel_entry<decltype(&fn), &fn>(name, (self_dtypes), true))
+      ::ember::register_kernel(::ember::make_kernel_entry<decltype(&fn), &fn>(    \
+          name, (self_dtypes), true, ::ember::default_tensor_dtypes(self_dtypes)))
+
+// A kernel whose tensors other than self may have the dtypes in
+// `tensor_dtypes` (a real self with a complex out: view_as_complex, _fft_r2c).
+#define EMBER_REGISTER_KERNEL_DTYPES(name, fn, self_dtypes, tensor_dtypes)        \
+  static const ::ember::Error EMBER_CONCAT_(ember_kernel_reg_, __LINE__) =        \
+      ::ember::register_kernel(::ember::make_kernel_entry<decltype(&fn), &fn>(    \
+          name, (self_dtypes), false, (tensor_dtypes)))
+
+// A kernel that needs scratch memory: `temp_bytes(args)` says how much, at load.
+#define EMBER_REGISTER_KERNEL_WITH_TEMP(name, fn, self_dtypes, tensor_dtypes, temp_bytes) \
+  static const ::ember::Error EMBER_CONCAT_(ember_kernel_reg_, __LINE__) =                \
+      ::ember::register_kernel(::ember::make_kernel_entry<decltype(&fn), &fn>(            \
+          name, (self_dtypes), false, (tensor_dtypes), ::ember::KernelRank::Portable,     \
+          (temp_bytes)))
 
 // Registers an optimized kernel: it outranks the portable kernel of the same
 // name, so it is the one found whatever order the libraries initialize in. It
@@ -242,4 +269,5 @@ constexpr KernelEntry make_kernel_entry(const char* name, DtypeMask self_dtypes,
 #define EMBER_REGISTER_OPTIMIZED_KERNEL(name, fn, self_dtypes)                    \
   static const ::ember::Error EMBER_CONCAT_(ember_kernel_reg_, __LINE__) =        \
       ::ember::register_kernel(::ember::make_kernel_entry<decltype(&fn), &fn>(    \
-          name, (self_dtypes), false, ::ember::kAllTypes, ::ember::KernelRank::Optimized))
+          name, (self_dtypes), false, ::ember::default_tensor_dtypes(self_dtypes), \
+          ::ember::KernelRank::Optimized))

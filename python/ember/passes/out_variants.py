@@ -48,6 +48,7 @@ VIEW_TO_COPY: dict[torch._ops.OpOverload, torch._ops.OpOverload] = {
     aten.unfold.default: aten.unfold_copy.default,
     aten.as_strided.default: aten.as_strided_copy.default,
     aten.view_as_real.default: aten.view_as_real_copy.default,
+    aten.view_as_complex.default: aten.view_as_complex_copy.default,
     aten.lift_fresh.default: aten.lift_fresh_copy.default,
 }
 
@@ -126,7 +127,10 @@ def to_out_variants(program: ProgramGraph) -> ProgramGraph:
 
 
 def _is_out_call(node: Node) -> bool:
-    return any(a.is_out for a in node.target._schema.arguments)
+    """Already an out-variant, or an op that returns nothing (a check such as
+    _linalg_check_errors), which the runtime calls as it is."""
+    schema = node.target._schema
+    return any(a.is_out for a in schema.arguments) or not schema.returns
 
 
 def _convert(graph: torch.fx.Graph, node: Node) -> None:

@@ -1,0 +1,112 @@
+"""PyTorch's OpInfo sample inputs (op_db) through Ember, compared with eager.
+
+Every OpInfo whose samples torch.export captures is run in float32 and in the
+integer and complex dtypes it supports (opinfo_harness.OPINFO_DTYPES), all of
+its samples batched into one exported program per dtype.
+
+Tiers:
+  default   a fixed sample of the ops in float32 (1 in FAST_EVERY by a hash of
+            the name): `pytest tests/python/test_opinfo.py`
+  slow      every op in every tested dtype: `pytest -m slow tests/python/test_opinfo.py`
+            (EMBER_OPINFO_SHARD=k/n splits it across processes)
+
+Ops that fail for a known reason are xfail(strict=True) with that reason
+(KNOWN_FAILURES below), so a fix makes the suite fail until the entry goes.
+EMBER_OPINFO_RESULTS=path writes every outcome ({op: {dtype: [status, reason,
+samples]}}) for tools/gen_ops_doc.py, which reports the pass rate in docs/ops.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from typing import Any
+
+import pytest
+import torch
+from opinfo_harness import DTYPE_NAMES, Outcome, dtypes_of, op_infos, op_name, run_op
+
+FAST_EVERY = 25
+
+
+def _abs_compare(actual: list[Any], expected: list[torch.Tensor]) -> None:
+    """For decompositions unique only up to the signs of their vectors (svd,
+    eigh): values equal, vectors equal in magnitude."""
+    from opinfo_harness import compare
+
+    compare([torch.as_tensor(a).abs() for a in actual], [e.abs() for e in expected],
+            torch.float32)
+
+
+COMPARATORS = {"linalg.svd": _abs_compare, "svd": _abs_compare, "linalg.eigh": _abs_compare}
+
+# op name -> reason, for every dtype; (op name, dtype name) -> reason, for one.
+KNOWN_FAILURES: dict[Any, str] = {}
+
+
+def _known(name: str, dtype: str) -> str | None:
+    return KNOWN_FAILURES.get((name, dtype)) or KNOWN_FAILURES.get(name)
+
+
+_INFOS = {op_name(info): info for info in op_infos()}
+
+
+def _in_fast_sample(name: str) -> bool:
+    return hashlib.sha1(name.encode()).digest()[0] % FAST_EVERY == 0
+
+
+def _params(fast: bool) -> list[Any]:
+    params = []
+    for name, info in _INFOS.items():
+        dtypes = dtypes_of(info)
+        if fast:
+            if not _in_fast_sample(name) or torch.float32 not in dtypes:
+                continue
+            dtypes = [torch.float32]
+        for dtype in dtypes:
+            dname = DTYPE_NAMES[dtype]
+            marks = [] if fast else [pytest.mark.slow]
+            reason = _known(name, dname)
+            if reason:
+                marks.append(pytest.mark.xfail(strict=True, reason=reason))
+            params.append(pytest.param(name, dname, marks=marks, id=f"{name}-{dname}"))
+    shard = os.environ.get("EMBER_OPINFO_SHARD")
+    if shard and not fast:
+        k, n = (int(x) for x in shard.split("/"))
+        params = params[k::n]
+    return params
+
+
+_RESULTS: dict[str, dict[str, list[Any]]] = {}
+
+
+def _record(name: str, dtype: str, outcome: Outcome) -> None:
+    path = os.environ.get("EMBER_OPINFO_RESULTS")
+    _RESULTS.setdefault(name, {})[dtype] = [outcome.status, outcome.reason, outcome.samples]
+    if not path:
+        return
+    with open(path + ".tmp", "w") as f:
+        json.dump(_RESULTS, f, indent=1, sort_keys=True)
+    os.replace(path + ".tmp", path)
+
+
+def _check(name: str, dtype: str, tmp_path: Any) -> None:
+    info = _INFOS[name]
+    torch_dtype = next(d for d, n in DTYPE_NAMES.items() if n == dtype)
+    outcome = run_op(info, torch_dtype, str(tmp_path), COMPARATORS.get(name))
+    _record(name, dtype, outcome)
+    if outcome.status == "fail":
+        pytest.fail(outcome.reason, pytrace=False)
+    if outcome.status != "pass":
+        pytest.skip(f"{outcome.status}: {outcome.reason}")
+
+
+@pytest.mark.parametrize("name,dtype", _params(fast=True))
+def test_opinfo_sample(name: str, dtype: str, tmp_path: Any) -> None:
+    _check(name, dtype, tmp_path)
+
+
+@pytest.mark.parametrize("name,dtype", _params(fast=False))
+def test_opinfo(name: str, dtype: str, tmp_path: Any) -> None:
+    _check(name, dtype, tmp_path)
