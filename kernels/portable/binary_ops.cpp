@@ -475,8 +475,8 @@ EMBER_REGISTER_STRIDED_KERNEL("aten::bitwise_or.Tensor_out", bitwise_or_tensor_o
 EMBER_REGISTER_STRIDED_KERNEL("aten::bitwise_or.Scalar_out", bitwise_or_scalar_out, kIntAndBoolTypes);
 EMBER_REGISTER_STRIDED_KERNEL("aten::bitwise_xor.Tensor_out", bitwise_xor_tensor_out, kIntAndBoolTypes);
 EMBER_REGISTER_STRIDED_KERNEL("aten::bitwise_xor.Scalar_out", bitwise_xor_scalar_out, kIntAndBoolTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::logical_and.out", logical_and_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::logical_or.out", logical_or_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::logical_xor.out", logical_xor_out, kAllTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::logical_and.out", logical_and_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::logical_or.out", logical_or_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::logical_xor.out", logical_xor_out, kAllAndComplexTypes);
 
 }  // namespace ember::kernels

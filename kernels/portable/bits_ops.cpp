@@ -2,6 +2,7 @@
 // bitwise shifts, fmax and fmin (NaN-ignoring maximum/minimum), ldexp, frexp.
 #include <climits>
 #include <cmath>
+#include <complex>
 #include <type_traits>
 
 #include "kernels/portable/util/elementwise_util.h"
@@ -131,12 +132,22 @@ void fmin_out(KernelContext& ctx, const Tensor& self, const Tensor& other, Tenso
 // result, its dtype the promotion of x and 2^e's (Float for an integer e).
 void ldexp_out(KernelContext& ctx, const Tensor& self, const Tensor& other, Tensor& out) {
   const char* op = "ldexp.out";
-  if (!is_floating_type(out.scalar_type())) {
+  if (!is_floating_type(out.scalar_type()) && !is_complex_type(out.scalar_type())) {
     ctx.fail(Error::InvalidArgument, "%s: expected a floating out, got %s", op,
              scalar_type_name(out.scalar_type()));
     return;
   }
   if (!resize_to_broadcast(ctx, op, out, {&self, &other})) return;
+  if (is_complex_type(out.scalar_type())) {
+    switch_dtype<kComplexTypes>(ctx, op, out.scalar_type(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      using C = std::complex<double>;
+      map_elementwise<T, C, C>(
+          ctx, op, [](C x, C e) { return x * std::exp(e * 0.69314718055994530942); }, out, self,
+          other);
+    });
+    return;
+  }
   switch_dtype<kFloatTypes>(ctx, op, out.scalar_type(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     map_elementwise<T, double, double>(
@@ -191,7 +202,7 @@ EMBER_REGISTER_STRIDED_KERNEL("aten::__rshift__.Tensor_out", right_shift_out, kI
 EMBER_REGISTER_STRIDED_KERNEL("aten::__rshift__.Scalar_out", right_shift_ts_out, kIntTypes);
 EMBER_REGISTER_STRIDED_KERNEL("aten::fmax.out", fmax_out, kAllTypes);
 EMBER_REGISTER_STRIDED_KERNEL("aten::fmin.out", fmin_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::ldexp.out", ldexp_out, kAllTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::ldexp.out", ldexp_out, kAllAndComplexTypes);
 EMBER_REGISTER_KERNEL("aten::frexp.Tensor_out", frexp_out, kFloatTypes);
 
 }  // namespace ember::kernels

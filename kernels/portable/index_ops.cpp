@@ -155,6 +155,14 @@ void gather_out(KernelContext& ctx, const Tensor& self, int64_t dim, const Tenso
                 bool sparse_grad, Tensor& out) {
   constexpr const char* kOp = "gather";
   int64_t d = 0;
+  // torch checks an empty index's dtype no more than its values.
+  if (index.numel() == 0 && is_integral_type(index.scalar_type(), true)) {
+    if (!check_same_dtype(ctx, kOp, self, out)) return;
+    int64_t sizes[kTensorDimensionLimit];
+    for (int i = 0; i < index.dim(); ++i) sizes[i] = index.size(i);
+    resize_output(ctx, out, Span<const int64_t>(sizes, index.dim()), kOp);
+    return;
+  }
   if (!check_index_tensor(ctx, kOp, index) || !shape::check_dim(ctx, kOp, dim, self.dim(), &d) ||
       !check_gather_shapes(ctx, kOp, self, d, index, nullptr) ||
       !check_index_values(ctx, kOp, index, size_or_one(self, d)) ||

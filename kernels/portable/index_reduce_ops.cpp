@@ -1,8 +1,9 @@
 // index_reduce (prod, mean, amax, amin of source slices into self's slices
-// at index) and put (into self's flattened elements at index). Every index is
-// checked against the size it indexes first.
+// at index), put and take (into and from self's flattened elements at index),
+// and segment_reduce. Every index is checked against the size it indexes first.
 #include <cstring>
 #include <limits>
+#include <optional>
 
 #include "kernels/portable/util/elementwise_util.h"
 #include "kernels/portable/util/nn_util.h"
@@ -199,8 +200,143 @@ void put_out(KernelContext& ctx, const Tensor& self, const Tensor& index, const 
   });
 }
 
+// take: self's flattened elements at index (negative counts from the end),
+// shaped like index.
+void take_out(KernelContext& ctx, const Tensor& self, const Tensor& index, Tensor& out) {
+  const char* op = "take.out";
+  if (!check_index(ctx, op, index) || !check_out_dtype(ctx, op, self.scalar_type(), out) ||
+      !check_contiguous(ctx, op, self) || !check_contiguous(ctx, op, out) ||
+      !resize_output(ctx, out, index.sizes(), op)) {
+    return;
+  }
+  const size_t elem = self.element_size();
+  const uint8_t* src = self.const_data_ptr<uint8_t>();
+  uint8_t* dst = out.mutable_data_ptr<uint8_t>();
+  for (int64_t i = 0; i < index.numel(); ++i) {
+    int64_t k;
+    if (!read_index(ctx, op, index, i, self.numel(), &k)) return;
+    std::memcpy(dst + i * elem, src + k * elem, elem);
+  }
+}
+
+// --- segment_reduce --------------------------------------------------------------
+
+enum class Segment { kMax, kMin, kSum, kMean, kProd };
+
+bool parse_segment(KernelContext& ctx, const char* op, StringView s, Segment* r) {
+  auto is = [&](const char* name) {
+    return s.size() == std::strlen(name) && std::memcmp(s.data(), name, s.size()) == 0;
+  };
+  if (is("max")) *r = Segment::kMax;
+  else if (is("min")) *r = Segment::kMin;
+  else if (is("sum")) *r = Segment::kSum;
+  else if (is("mean")) *r = Segment::kMean;
+  else if (is("prod")) *r = Segment::kProd;
+  else {
+    ctx.fail(Error::InvalidArgument, "%s: reduce must be max, min, sum, mean or prod", op);
+    return false;
+  }
+  return true;
+}
+
+// Segments of data along `axis`, given by lengths [..., S] or offsets
+// [..., S + 1] (the dims before axis lead both); out has S in axis' place. An
+// empty segment gives `initial`, or the reduction's identity (NaN for mean).
+void segment_reduce_out(KernelContext& ctx, const Tensor& data, StringView reduce,
+                        const Tensor* lengths, const Tensor* indices, const Tensor* offsets,
+                        int64_t axis, bool unsafe, std::optional<Scalar> initial, Tensor& out) {
+  const char* op = "segment_reduce.out";
+  (void)unsafe;
+  Segment r;
+  int64_t a = 0;
+  if (!parse_segment(ctx, op, reduce, &r)) return;
+  EMBER_KERNEL_CHECK(ctx, indices == nullptr, "%s: indices are not supported (as in torch)", op);
+  EMBER_KERNEL_CHECK(ctx, (lengths != nullptr) != (offsets != nullptr),
+                     "%s: give exactly one of lengths and offsets", op);
+  EMBER_KERNEL_CHECK(ctx, data.dim() > 0 && normalize_dim(axis, data.dim(), &a),
+                     "%s: axis out of range", op);
+  const Tensor& seg = lengths != nullptr ? *lengths : *offsets;
+  EMBER_KERNEL_CHECK(ctx, (seg.scalar_type() == ScalarType::Long ||
+                           seg.scalar_type() == ScalarType::Int) && seg.dim() == a + 1,
+                     "%s: lengths/offsets must be Long or Int with the dims before axis + 1", op);
+  const nn::DimSplit s = nn::split_at_dim(data, a);
+  int64_t lead = 1;
+  for (int d = 0; d < a; ++d) {
+    EMBER_KERNEL_CHECK(ctx, seg.size(d) == data.size(d), "%s: lengths/offsets do not match the "
+                       "data's leading dims", op);
+    lead *= data.size(d);
+  }
+  const int64_t segments = lengths != nullptr ? seg.size(-1) : seg.size(-1) - 1;
+  EMBER_KERNEL_CHECK(ctx, segments >= 0, "%s: offsets need at least one value", op);
+  if (!check_out_dtype(ctx, op, data.scalar_type(), out) || !check_contiguous(ctx, op, data) ||
+      !check_contiguous(ctx, op, seg) || !check_contiguous(ctx, op, out)) {
+    return;
+  }
+  int64_t sizes[kTensorDimensionLimit];
+  for (int d = 0; d < data.dim(); ++d) sizes[d] = d == a ? segments : data.size(d);
+  if (!resize_output(ctx, out, Span<const int64_t>(sizes, data.dim()), op)) return;
+  auto read = [&](int64_t i) {
+    return seg.scalar_type() == ScalarType::Long ? seg.const_data_ptr<int64_t>()[i]
+                                                 : static_cast<int64_t>(seg.const_data_ptr<int32_t>()[i]);
+  };
+  // Segment k of row o spans [start, start + length) along axis.
+  const int64_t stride = lengths != nullptr ? segments : segments + 1;
+  for (int64_t o = 0; o < lead; ++o) {
+    int64_t start = lengths != nullptr ? 0 : read(o * stride);
+    for (int64_t k = 0; k < segments; ++k) {
+      const int64_t length = lengths != nullptr ? read(o * stride + k)
+                                                : read(o * stride + k + 1) - read(o * stride + k);
+      if (lengths == nullptr) start = read(o * stride + k);
+      EMBER_KERNEL_CHECK(ctx, length >= 0 && start >= 0 && start + length <= s.size,
+                         "%s: segment %lld runs outside the data", op, static_cast<long long>(k));
+      if (lengths != nullptr) start += length;
+    }
+  }
+  switch_dtype<kRealTypes>(ctx, op, data.scalar_type(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using M = opmath_t<T>;
+    const T* src = data.const_data_ptr<T>();
+    T* dst = out.mutable_data_ptr<T>();
+    M identity;
+    if (initial.has_value()) identity = static_cast<M>(scalar_to<T>(*initial));
+    else if (r == Segment::kMax) identity = static_cast<M>(nn::lowest_value<T>());
+    else if (r == Segment::kMin) identity = static_cast<M>(nn::highest_value<T>());
+    else if (r == Segment::kProd) identity = M(1);
+    else identity = M(0);
+    for (int64_t o = 0; o < s.outer; ++o) {
+      int64_t start = lengths != nullptr ? 0 : read(o * stride);
+      for (int64_t k = 0; k < segments; ++k) {
+        const int64_t length = lengths != nullptr ? read(o * stride + k)
+                                                  : read(o * stride + k + 1) - read(o * stride + k);
+        if (lengths == nullptr) start = read(o * stride + k);
+        for (int64_t i = 0; i < s.inner; ++i) {
+          M acc = identity;
+          for (int64_t j = start; j < start + length; ++j) {
+            const M x = static_cast<M>(src[(o * s.size + j) * s.inner + i]);
+            if (r == Segment::kMax) acc = is_nan(x) ? x : (acc > x || is_nan(acc) ? acc : x);
+            else if (r == Segment::kMin) acc = is_nan(x) ? x : (acc < x || is_nan(acc) ? acc : x);
+            else if (r == Segment::kProd) acc = wrapping_mul(acc, x);
+            else acc = wrapping_add(acc, x);
+          }
+          if (r == Segment::kMean) {
+            if (length == 0 && !initial.has_value()) {
+              acc = static_cast<M>(std::numeric_limits<double>::quiet_NaN());
+            } else if (length > 0 && !is_nan(acc)) {
+              acc = static_cast<M>(acc / static_cast<M>(length));
+            }
+          }
+          dst[(o * segments + k) * s.inner + i] = convert<T>(acc);
+        }
+        if (lengths != nullptr) start += length;
+      }
+    }
+  });
+}
+
 }  // namespace
 
+EMBER_REGISTER_KERNEL("aten::segment_reduce.out", segment_reduce_out, kRealTypes);
+EMBER_REGISTER_KERNEL("aten::take.out", take_out, kAllAndComplexTypes);
 EMBER_REGISTER_KERNEL_WITH_TEMP("aten::index_reduce.out", index_reduce_out, kRealTypes, kAllTypes,
                                 index_reduce_temp);
 EMBER_REGISTER_KERNEL("aten::put.out", put_out, kAllAndComplexTypes);

@@ -28,14 +28,15 @@ void cholesky_impl(KernelContext& ctx, const char* op, const Tensor& self, bool 
     return;
   }
   const int64_t n = a.rows;
-  double* w = allocate_temp_array<double>(ctx, op, static_cast<size_t>(n * n));
-  if (w == nullptr) return;
   for_linalg_dtype(ctx, op, self, [&](auto tag) {
     using T = typename decltype(tag)::type;
+    using S = linalg_scalar_t<T>;
+    S* w = allocate_temp_array<S>(ctx, op, static_cast<size_t>(n * n));
+    if (w == nullptr) return;
     for (int64_t b = 0; b < a.count; ++b) {
       batch::load(self.const_data_ptr<T>() + b * n * n, n * n, w);
       const int64_t status = linalg::cholesky(w, n);
-      if (upper) transpose_square(w, n);
+      if (upper) adjoint_square(w, n);  // U = L^H
       batch::store(w, n * n, l.mutable_data_ptr<T>() + b * n * n);
       if (info != nullptr) info->mutable_data_ptr<int32_t>()[b] = static_cast<int32_t>(status);
       if (status != 0 && check_errors) {
@@ -79,18 +80,19 @@ void linalg_qr_out(KernelContext& ctx, const Tensor& A, StringView mode, Tensor&
       !resize_with_batch(ctx, op, A, r, r_tail, 2)) {
     return;
   }
-  double* w = allocate_temp_array<double>(ctx, op, static_cast<size_t>(m * n + k + m * qc));
-  if (w == nullptr) return;
-  double* tau = w + m * n;
-  double* qm = tau + k;
   for_linalg_dtype(ctx, op, A, [&](auto tag) {
     using T = typename decltype(tag)::type;
+    using S = linalg_scalar_t<T>;
+    S* w = allocate_temp_array<S>(ctx, op, static_cast<size_t>(m * n + k + m * qc));
+    if (w == nullptr) return;
+    S* tau = w + m * n;
+    S* qm = tau + k;
     for (int64_t b = 0; b < a.count; ++b) {
       batch::load(A.const_data_ptr<T>() + b * m * n, m * n, w);
       linalg::geqrf(w, m, n, tau);
       T* rp = r.mutable_data_ptr<T>() + b * rr * n;
       for (int64_t i = 0; i < rr; ++i) {
-        for (int64_t j = 0; j < n; ++j) rp[i * n + j] = static_cast<T>(j >= i ? w[i * n + j] : 0.0);
+        for (int64_t j = 0; j < n; ++j) rp[i * n + j] = static_cast<T>(j >= i ? w[i * n + j] : S(0));
       }
       if (r_only) continue;
       for (int64_t i = 0; i < m; ++i) {
@@ -112,10 +114,11 @@ void geqrf_out(KernelContext& ctx, const Tensor& self, Tensor& a_out, Tensor& ta
   const int64_t m = a.rows, n = a.cols, k = m < n ? m : n;
   const int64_t tail[1] = {k};
   if (!resize_with_batch(ctx, op, self, tau_out, tail, 1)) return;
-  double* w = allocate_temp_array<double>(ctx, op, static_cast<size_t>(m * n + k));
-  if (w == nullptr) return;
   for_linalg_dtype(ctx, op, self, [&](auto tag) {
     using T = typename decltype(tag)::type;
+    using S = linalg_scalar_t<T>;
+    S* w = allocate_temp_array<S>(ctx, op, static_cast<size_t>(m * n + k));
+    if (w == nullptr) return;
     for (int64_t b = 0; b < a.count; ++b) {
       batch::load(self.const_data_ptr<T>() + b * m * n, m * n, w);
       linalg::geqrf(w, m, n, w + m * n);
@@ -140,12 +143,13 @@ void householder_product_out(KernelContext& ctx, const Tensor& input, const Tens
                      "%s: expected input [..., m, n] with m >= n and tau [..., k <= n]", op);
   const int64_t k = tau.size(-1);
   if (!resize_output(ctx, out, input.sizes(), op)) return;
-  double* w = allocate_temp_array<double>(ctx, op, static_cast<size_t>(2 * m * n + k));
-  if (w == nullptr) return;
-  double* q = w + m * n;
-  double* t = q + m * n;
   for_linalg_dtype(ctx, op, input, [&](auto tag) {
     using T = typename decltype(tag)::type;
+    using S = linalg_scalar_t<T>;
+    S* w = allocate_temp_array<S>(ctx, op, static_cast<size_t>(2 * m * n + k));
+    if (w == nullptr) return;
+    S* q = w + m * n;
+    S* t = q + m * n;
     for (int64_t b = 0; b < a.count; ++b) {
       batch::load(input.const_data_ptr<T>() + b * m * n, m * n, w);
       batch::load(tau.const_data_ptr<T>() + b * k, k, t);
@@ -173,13 +177,14 @@ void ormqr_out(KernelContext& ctx, const Tensor& self, const Tensor& tau, const 
   EMBER_KERNEL_CHECK(ctx, a.count == c.count && k <= n && (left ? rows == m : cols == m),
                      "%s: the reflectors, tau and the other matrix do not agree", op);
   if (!resize_output(ctx, out, other.sizes(), op)) return;
-  double* w = allocate_temp_array<double>(ctx, op, static_cast<size_t>(m * n + k + 2 * rows * cols));
-  if (w == nullptr) return;
-  double* t = w + m * n;
-  double* x = t + k;
-  double* xt = x + rows * cols;
   for_linalg_dtype(ctx, op, self, [&](auto tag) {
     using T = typename decltype(tag)::type;
+    using S = linalg_scalar_t<T>;
+    S* w = allocate_temp_array<S>(ctx, op, static_cast<size_t>(m * n + k + 2 * rows * cols));
+    if (w == nullptr) return;
+    S* t = w + m * n;
+    S* x = t + k;
+    S* xt = x + rows * cols;
     for (int64_t b = 0; b < a.count; ++b) {
       batch::load(self.const_data_ptr<T>() + b * m * n, m * n, w);
       batch::load(tau.const_data_ptr<T>() + b * k, k, t);
@@ -187,13 +192,13 @@ void ormqr_out(KernelContext& ctx, const Tensor& self, const Tensor& tau, const 
       if (left) {
         linalg::apply_q(w, m, n, t, k, x, cols, transpose);
       } else {
-        // C op(Q) = (op(Q)^T C^T)^T.
+        // C op(Q) = (op(Q)^H C^H)^H.
         for (int64_t i = 0; i < rows; ++i) {
-          for (int64_t j = 0; j < cols; ++j) xt[j * rows + i] = x[i * cols + j];
+          for (int64_t j = 0; j < cols; ++j) xt[j * rows + i] = conj_if(x[i * cols + j]);
         }
         linalg::apply_q(w, m, n, t, k, xt, rows, !transpose);
         for (int64_t i = 0; i < rows; ++i) {
-          for (int64_t j = 0; j < cols; ++j) x[i * cols + j] = xt[j * rows + i];
+          for (int64_t j = 0; j < cols; ++j) x[i * cols + j] = conj_if(xt[j * rows + i]);
         }
       }
       batch::store(x, rows * cols, out.mutable_data_ptr<T>() + b * rows * cols);
@@ -217,11 +222,13 @@ void lu_factor_ex_out(KernelContext& ctx, const Tensor& A, bool pivot, bool chec
   const int64_t m = a.rows, n = a.cols, k = m < n ? m : n;
   const int64_t tail[1] = {k};
   if (!resize_with_batch(ctx, op, A, pivots, tail, 1)) return;
-  double* w = allocate_temp_array<double>(ctx, op, static_cast<size_t>(m * n));
   int64_t* piv = allocate_temp_array<int64_t>(ctx, op, static_cast<size_t>(k));
-  if (w == nullptr || piv == nullptr) return;
+  if (piv == nullptr) return;
   for_linalg_dtype(ctx, op, A, [&](auto tag) {
     using T = typename decltype(tag)::type;
+    using S = linalg_scalar_t<T>;
+    S* w = allocate_temp_array<S>(ctx, op, static_cast<size_t>(m * n));
+    if (w == nullptr) return;
     for (int64_t b = 0; b < a.count; ++b) {
       batch::load(A.const_data_ptr<T>() + b * m * n, m * n, w);
       const int64_t status = linalg::lu_factor(w, m, n, piv);
@@ -332,14 +339,15 @@ void linalg_lu_out(KernelContext& ctx, const Tensor& A, bool pivot, Tensor& p, T
       !resize_with_batch(ctx, op, A, u, u_tail, 2)) {
     return;
   }
-  double* w = allocate_temp_array<double>(ctx, op, static_cast<size_t>(m * n));
   int64_t* piv = allocate_temp_array<int64_t>(ctx, op, static_cast<size_t>(k + m));
   int32_t* piv32 = allocate_temp_array<int32_t>(ctx, op, static_cast<size_t>(k));
-  if (w == nullptr || piv == nullptr || piv32 == nullptr) return;
+  if (piv == nullptr || piv32 == nullptr) return;
   for_linalg_dtype(ctx, op, A, [&](auto tag) {
     using T = typename decltype(tag)::type;
+    using S = linalg_scalar_t<T>;
+    S* w = allocate_temp_array<S>(ctx, op, static_cast<size_t>(m * n));
     T* packed = allocate_temp_array<T>(ctx, op, static_cast<size_t>(m * n));
-    if (packed == nullptr) return;
+    if (w == nullptr || packed == nullptr) return;
     for (int64_t b = 0; b < a.count; ++b) {
       batch::load(A.const_data_ptr<T>() + b * m * n, m * n, w);
       linalg::lu_factor(w, m, n, piv);
@@ -359,7 +367,7 @@ void linalg_eigh_out(KernelContext& ctx, const Tensor& A, StringView uplo, bool 
   const char* op = "_linalg_eigh.eigenvalues";
   const bool upper = uplo.size() == 1 && (uplo.data()[0] == 'U' || uplo.data()[0] == 'u');
   Matrices a;
-  if (!read_square(ctx, op, A, &a) || !check_linalg_out(ctx, op, A, eigenvalues) ||
+  if (!read_square(ctx, op, A, &a) || !check_linalg_real_out(ctx, op, A, eigenvalues) ||
       !check_linalg_out(ctx, op, A, eigenvectors)) {
     return;
   }
@@ -370,23 +378,25 @@ void linalg_eigh_out(KernelContext& ctx, const Tensor& A, StringView uplo, bool 
                   : resize_output(ctx, eigenvectors, Span<const int64_t>(none, 1), op))) {
     return;
   }
-  double* w = allocate_temp_array<double>(ctx, op, static_cast<size_t>(2 * n * n + n));
-  if (w == nullptr) return;
-  double* v = w + n * n;
-  double* values = v + n * n;
   for_linalg_dtype(ctx, op, A, [&](auto tag) {
     using T = typename decltype(tag)::type;
+    using S = linalg_scalar_t<T>;
+    S* w = allocate_temp_array<S>(ctx, op, static_cast<size_t>(2 * n * n + n));
+    if (w == nullptr) return;
+    S* v = w + n * n;
+    double* values = allocate_temp_array<double>(ctx, op, static_cast<size_t>(n));
+    if (values == nullptr) return;
     for (int64_t b = 0; b < a.count; ++b) {
       batch::load(A.const_data_ptr<T>() + b * n * n, n * n, w);
       // Only the named triangle is read.
       for (int64_t i = 0; i < n; ++i) {
         for (int64_t j = i + 1; j < n; ++j) {
-          if (upper) w[j * n + i] = w[i * n + j];
-          else w[i * n + j] = w[j * n + i];
+          if (upper) w[j * n + i] = conj_if(w[i * n + j]);
+          else w[i * n + j] = conj_if(w[j * n + i]);
         }
       }
       linalg::eigh(w, n, values, v);
-      batch::store(values, n, eigenvalues.mutable_data_ptr<T>() + b * n);
+      batch::store(values, n, eigenvalues.mutable_data_ptr<linalg_real_t<T>>() + b * n);
       if (compute_v) batch::store(v, n * n, eigenvectors.mutable_data_ptr<T>() + b * n * n);
     }
   });
@@ -398,7 +408,7 @@ void linalg_svd_out(KernelContext& ctx, const Tensor& A, bool full_matrices, boo
   (void)driver;  // a CUDA option
   Matrices a;
   if (!read_matrices(ctx, op, A, &a) || !check_linalg_out(ctx, op, A, u) ||
-      !check_linalg_out(ctx, op, A, s) || !check_linalg_out(ctx, op, A, vh)) {
+      !check_linalg_real_out(ctx, op, A, s) || !check_linalg_out(ctx, op, A, vh)) {
     return;
   }
   const int64_t m = a.rows, n = a.cols, k = m < n ? m : n;
@@ -411,29 +421,29 @@ void linalg_svd_out(KernelContext& ctx, const Tensor& A, bool full_matrices, boo
                          resize_output(ctx, vh, Span<const int64_t>(none, 1), op))) {
     return;
   }
-  // The tall problem: A itself (m >= n) or A^T; p x q with p >= q.
+  // The tall problem: A itself (m >= n) or A^H; p x q with p >= q.
   const bool flip = m < n;
   const int64_t p = flip ? n : m, q = flip ? m : n;
   const int64_t thin_size = full_matrices ? p * p : p * q;
-  double* w = allocate_temp_array<double>(ctx, op,
-                                          static_cast<size_t>(p * q + thin_size + q * q + 2 * q));
-  if (w == nullptr) return;
-  double* thin = w + p * q;        // p x q (widened to p x p for full matrices)
-  double* vt = thin + thin_size;   // q x q
-  double* values = vt + q * q;    // q
-  double* scratch = values + q;   // q
   for_linalg_dtype(ctx, op, A, [&](auto tag) {
     using T = typename decltype(tag)::type;
+    using S = linalg_scalar_t<T>;
+    S* w = allocate_temp_array<S>(ctx, op, static_cast<size_t>(p * q + thin_size + q * q));
+    if (w == nullptr) return;
+    S* thin = w + p * q;       // p x q (widened to p x p for full matrices)
+    S* vt = thin + thin_size;  // q x q
+    double* values = allocate_temp_array<double>(ctx, op, static_cast<size_t>(q));
+    if (values == nullptr) return;
     for (int64_t b = 0; b < a.count; ++b) {
       const T* src = A.const_data_ptr<T>() + b * m * n;
       for (int64_t i = 0; i < m; ++i) {
         for (int64_t j = 0; j < n; ++j) {
-          if (flip) w[j * q + i] = static_cast<double>(src[i * n + j]);
-          else w[i * q + j] = static_cast<double>(src[i * n + j]);
+          if (flip) w[j * q + i] = conj_if(static_cast<S>(src[i * n + j]));
+          else w[i * q + j] = static_cast<S>(src[i * n + j]);
         }
       }
-      linalg::svd_tall(w, p, q, thin, values, vt, scratch);
-      batch::store(values, k, s.mutable_data_ptr<T>() + b * k);
+      linalg::svd_tall(w, p, q, thin, values, vt);
+      batch::store(values, k, s.mutable_data_ptr<linalg_real_t<T>>() + b * k);
       if (!compute_uv) continue;
       // The full factor is the thin one widened to p x p and completed.
       const bool widen = full_matrices && p > q;
@@ -444,18 +454,18 @@ void linalg_svd_out(KernelContext& ctx, const Tensor& A, bool full_matrices, boo
         }
         linalg::complete_basis(thin, p, p, q);
       }
-      // A = U S Vh; for the flipped problem A^T = U' S Vt', so U = Vt'^T and
-      // Vh = U'^T.
+      // A = U S Vh; for the flipped problem A^H = U' S Vh', so U = Vh'^H and
+      // Vh = U'^H.
       T* up = u.mutable_data_ptr<T>() + b * m * uc;
       T* vp = vh.mutable_data_ptr<T>() + b * vr * n;
       for (int64_t i = 0; i < m; ++i) {
         for (int64_t j = 0; j < uc; ++j) {
-          up[i * uc + j] = static_cast<T>(flip ? vt[j * q + i] : thin[i * ld + j]);
+          up[i * uc + j] = static_cast<T>(flip ? conj_if(vt[j * q + i]) : thin[i * ld + j]);
         }
       }
       for (int64_t i = 0; i < vr; ++i) {
         for (int64_t j = 0; j < n; ++j) {
-          vp[i * n + j] = static_cast<T>(flip ? thin[j * ld + i] : vt[i * q + j]);
+          vp[i * n + j] = static_cast<T>(flip ? conj_if(thin[j * ld + i]) : vt[i * q + j]);
         }
       }
     }

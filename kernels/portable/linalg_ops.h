@@ -4,16 +4,33 @@
 #pragma once
 
 #include <algorithm>
+#include <complex>
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/portable/util/elementwise_util.h"
 #include "runtime/kernel/kernel_registry.h"
 
 namespace ember::kernels {
 
-// torch's linalg runs on Float and Double (and the complex types, which these
-// kernels do not cover).
-constexpr DtypeMask kLinalgTypes = dtype_bit(ScalarType::Float) | dtype_bit(ScalarType::Double);
+// torch's linalg runs on Float, Double, ComplexFloat and ComplexDouble; the
+// kernels compute in double or std::complex<double> (linalg_scalar_t).
+constexpr DtypeMask kLinalgTypes = dtype_bit(ScalarType::Float) | dtype_bit(ScalarType::Double) |
+                                   kComplexTypes;
+
+template <typename T>
+using linalg_scalar_t = std::conditional_t<is_complex_v<T>, std::complex<double>, double>;
+// The real type of T's values (Float for ComplexFloat): eigenvalues, singular values.
+template <typename T>
+struct LinalgReal {
+  using type = T;
+};
+template <typename V>
+struct LinalgReal<std::complex<V>> {
+  using type = V;
+};
+template <typename T>
+using linalg_real_t = typename LinalgReal<T>::type;
 
 struct Matrices {
   int64_t count = 1;  // matrices in the batch
@@ -26,7 +43,7 @@ inline bool read_matrices(KernelContext& ctx, const char* op, const Tensor& t, M
              t.dim());
     return false;
   }
-  if (t.scalar_type() != ScalarType::Float && t.scalar_type() != ScalarType::Double) {
+  if (!mask_contains(kLinalgTypes, t.scalar_type())) {
     fail_dtype(ctx, op, t.scalar_type());
     return false;
   }
@@ -52,6 +69,13 @@ inline bool check_linalg_out(KernelContext& ctx, const char* op, const Tensor& l
   return check_out_dtype(ctx, op, like.scalar_type(), out) && check_contiguous(ctx, op, out);
 }
 
+// An out of like's real type (eigenvalues, singular values, |det|).
+inline bool check_linalg_real_out(KernelContext& ctx, const char* op, const Tensor& like,
+                                  const Tensor& out) {
+  return check_out_dtype(ctx, op, to_real_type(like.scalar_type()), out) &&
+         check_contiguous(ctx, op, out);
+}
+
 // The batch dims of a (..., m, n) tensor.
 inline Span<const SizesType> batch_sizes(const Tensor& t) {
   return {t.sizes().data(), static_cast<size_t>(t.dim() >= 2 ? t.dim() - 2 : 0)};
@@ -72,14 +96,35 @@ void for_linalg_dtype(KernelContext& ctx, const char* op, const Tensor& t, Fn&& 
   switch_dtype<kLinalgTypes>(ctx, op, t.scalar_type(), fn);
 }
 
-inline void transpose_square(double* a, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) {
-    for (int64_t j = i + 1; j < n; ++j) std::swap(a[i * n + j], a[j * n + i]);
+// The conjugate of a complex value; a real one as it is.
+template <typename S>
+S conj_if(S x) {
+  if constexpr (is_complex_v<S>) {
+    return std::conj(x);
+  } else {
+    return x;
   }
 }
 
-// Scratch for any linalg kernel: a few double copies of one matrix of each
-// operand (every kernel's working set is within six of them: matrix_exp's).
+// a = a^H in place (the plain transpose for real a).
+template <typename S>
+void adjoint_square(S* a, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t j = i; j < n; ++j) {
+      const S x = a[i * n + j];
+      if constexpr (is_complex_v<S>) {
+        a[i * n + j] = std::conj(a[j * n + i]);
+        a[j * n + i] = std::conj(x);
+      } else {
+        a[i * n + j] = a[j * n + i];
+        a[j * n + i] = x;
+      }
+    }
+  }
+}
+
+// Scratch for any linalg kernel: a few double (or complex double) copies of
+// one matrix of each operand (every kernel's working set is within six of them: matrix_exp's).
 inline size_t linalg_temp_bytes(Span<EValue* const> args) {
   int64_t total = 0, largest_dim = 0;
   for (EValue* v : args) {
@@ -92,8 +137,8 @@ inline size_t linalg_temp_bytes(Span<EValue* const> args) {
     }
     total += mat;
   }
-  const int64_t doubles = 6 * total + 8 * largest_dim + 64;
-  return static_cast<size_t>(doubles) * sizeof(double) + 256;
+  const int64_t elements = 6 * total + 8 * largest_dim + 64;
+  return static_cast<size_t>(elements) * sizeof(std::complex<double>) + 256;
 }
 
 }  // namespace ember::kernels

@@ -13,6 +13,8 @@ namespace ember::kernels {
 namespace {
 
 using batch::Batch;
+constexpr linalg::Op kNo = linalg::Op::kNone;
+constexpr linalg::Op kAdj = linalg::Op::kAdjoint;
 
 // A (..., n, n) and B (..., n, k) with broadcast batch dims; out (batch..., n, k).
 struct Pair {
@@ -48,22 +50,23 @@ bool read_pair(KernelContext& ctx, const char* op, const Tensor& a, const Tensor
 // Solves with A given as a triangular matrix, for left (A X = B) or right
 // (X A = B) problems.
 void triangular_impl(KernelContext& ctx, const char* op, const Tensor& a, const Tensor& b,
-                     bool upper, bool transpose, bool unit, bool left, Tensor& out) {
+                     bool upper, linalg::Op mode, bool unit, bool left, Tensor& out) {
   Pair p;
   if (!read_pair(ctx, op, a, b, left, &p) || !check_linalg_out(ctx, op, a, out)) return;
   const int64_t n = p.n, k = p.k;
   const int64_t rows = left ? n : k, cols = left ? k : n;
   const int64_t tail[2] = {rows, cols};
   if (!batch::resize_batched(ctx, op, p.batch, out, tail, 2)) return;
-  double* w = allocate_temp_array<double>(ctx, op, static_cast<size_t>(n * n + rows * cols));
-  if (w == nullptr) return;
-  double* x = w + n * n;
   for_linalg_dtype(ctx, op, a, [&](auto tag) {
     using T = typename decltype(tag)::type;
+    using S = linalg_scalar_t<T>;
+    S* w = allocate_temp_array<S>(ctx, op, static_cast<size_t>(n * n + rows * cols));
+    if (w == nullptr) return;
+    S* x = w + n * n;
     for (int64_t i = 0; i < p.batch.count; ++i) {
       batch::load(a.const_data_ptr<T>() + p.batch.offset(0, i) * n * n, n * n, w);
       batch::load(b.const_data_ptr<T>() + p.batch.offset(1, i) * rows * cols, rows * cols, x);
-      linalg::triangular_solve(w, n, upper, transpose, unit, left, x, rows, cols);
+      linalg::triangular_solve(w, n, upper, mode, unit, left, x, rows, cols);
       batch::store(x, rows * cols, out.mutable_data_ptr<T>() + i * rows * cols);
     }
   });
@@ -71,15 +74,17 @@ void triangular_impl(KernelContext& ctx, const char* op, const Tensor& a, const 
 
 void solve_triangular_out(KernelContext& ctx, const Tensor& self, const Tensor& B, bool upper,
                           bool left, bool unitriangular, Tensor& out) {
-  triangular_impl(ctx, "linalg_solve_triangular.out", self, B, upper, false, unitriangular, left,
-                  out);
+  triangular_impl(ctx, "linalg_solve_triangular.out", self, B, upper, linalg::Op::kNone,
+                  unitriangular, left, out);
 }
 
 // triangular_solve(b, A): also returns a copy of A (its "cloned coefficient").
 void triangular_solve_out(KernelContext& ctx, const Tensor& self, const Tensor& A, bool upper,
                           bool transpose, bool unitriangular, Tensor& x, Tensor& m) {
   const char* op = "triangular_solve.X";
-  triangular_impl(ctx, op, A, self, upper, transpose, unitriangular, true, x);
+  // transpose means A^T, not A^H, for complex A too (LAPACK's 'T').
+  triangular_impl(ctx, op, A, self, upper, transpose ? linalg::Op::kTranspose : linalg::Op::kNone,
+                  unitriangular, true, x);
   if (ctx.failed() || !check_linalg_out(ctx, op, A, m)) return;
   // The coefficient broadcast to the solution's batch.
   Pair p;
@@ -105,17 +110,18 @@ void cholesky_solve_out(KernelContext& ctx, const Tensor& self, const Tensor& in
   const int64_t n = p.n, k = p.k;
   const int64_t tail[2] = {n, k};
   if (!batch::resize_batched(ctx, op, p.batch, out, tail, 2)) return;
-  double* w = allocate_temp_array<double>(ctx, op, static_cast<size_t>(n * n + n * k));
-  if (w == nullptr) return;
-  double* x = w + n * n;
   for_linalg_dtype(ctx, op, self, [&](auto tag) {
     using T = typename decltype(tag)::type;
+    using S = linalg_scalar_t<T>;
+    S* w = allocate_temp_array<S>(ctx, op, static_cast<size_t>(n * n + n * k));
+    if (w == nullptr) return;
+    S* x = w + n * n;
     for (int64_t i = 0; i < p.batch.count; ++i) {
       batch::load(input2.const_data_ptr<T>() + p.batch.offset(0, i) * n * n, n * n, w);
       batch::load(self.const_data_ptr<T>() + p.batch.offset(1, i) * n * k, n * k, x);
-      // L L^T X = B: L Y = B, then L^T X = Y (U^T U X = B for upper).
-      linalg::triangular_solve(w, n, upper, upper, false, true, x, n, k);
-      linalg::triangular_solve(w, n, upper, !upper, false, true, x, n, k);
+      // L L^H X = B: L Y = B, then L^H X = Y (U^H U X = B for upper).
+      linalg::triangular_solve(w, n, upper, upper ? kAdj : kNo, false, true, x, n, k);
+      linalg::triangular_solve(w, n, upper, upper ? kNo : kAdj, false, true, x, n, k);
       batch::store(x, n * k, out.mutable_data_ptr<T>() + i * n * k);
     }
   });
@@ -130,16 +136,17 @@ void cholesky_inverse_out(KernelContext& ctx, const Tensor& self, bool upper, Te
     return;
   }
   const int64_t n = a.rows;
-  double* w = allocate_temp_array<double>(ctx, op, static_cast<size_t>(2 * n * n));
-  if (w == nullptr) return;
-  double* x = w + n * n;
   for_linalg_dtype(ctx, op, self, [&](auto tag) {
     using T = typename decltype(tag)::type;
+    using S = linalg_scalar_t<T>;
+    S* w = allocate_temp_array<S>(ctx, op, static_cast<size_t>(2 * n * n));
+    if (w == nullptr) return;
+    S* x = w + n * n;
     for (int64_t b = 0; b < a.count; ++b) {
       batch::load(self.const_data_ptr<T>() + b * n * n, n * n, w);
       for (int64_t i = 0; i < n * n; ++i) x[i] = i % (n + 1) == 0 ? 1.0 : 0.0;
-      linalg::triangular_solve(w, n, upper, upper, false, true, x, n, n);
-      linalg::triangular_solve(w, n, upper, !upper, false, true, x, n, n);
+      linalg::triangular_solve(w, n, upper, upper ? kAdj : kNo, false, true, x, n, n);
+      linalg::triangular_solve(w, n, upper, upper ? kNo : kAdj, false, true, x, n, n);
       batch::store(x, n * n, out.mutable_data_ptr<T>() + b * n * n);
     }
   });
@@ -173,28 +180,30 @@ void lu_solve_impl(KernelContext& ctx, const char* op, const Tensor& lu, const T
   const int64_t rows = left ? n : k, cols = left ? k : n;
   const int64_t tail[2] = {rows, cols};
   if (!batch::resize_batched(ctx, op, p.batch, out, tail, 2)) return;
-  double* w = allocate_temp_array<double>(ctx, op, static_cast<size_t>(n * n + 2 * n * k));
   int64_t* piv = allocate_temp_array<int64_t>(ctx, op, static_cast<size_t>(n));
-  if (w == nullptr || piv == nullptr) return;
-  double* x = w + n * n;
-  double* xt = x + n * k;
+  if (piv == nullptr) return;
   for_linalg_dtype(ctx, op, lu, [&](auto tag) {
     using T = typename decltype(tag)::type;
+    using S = linalg_scalar_t<T>;
+    S* w = allocate_temp_array<S>(ctx, op, static_cast<size_t>(n * n + 2 * n * k));
+    if (w == nullptr) return;
+    S* x = w + n * n;
+    S* xt = x + n * k;
     for (int64_t i = 0; i < p.batch.count; ++i) {
       const int64_t ao = p.batch.offset(0, i);
       batch::load(lu.const_data_ptr<T>() + ao * n * n, n * n, w);
       if (!load_pivots(ctx, op, pivots, ao * n, n, piv)) return;
       batch::load(b.const_data_ptr<T>() + p.batch.offset(1, i) * rows * cols, rows * cols, x);
       if (left) {
-        linalg::lu_solve(w, piv, n, x, k, adjoint);
+        linalg::lu_solve(w, piv, n, x, k, adjoint ? kAdj : kNo);
       } else {
-        // X A = B  <=>  A^T X^T = B^T.
+        // X op(A) = B  <=>  op(A)^H X^H = B^H.
         for (int64_t r = 0; r < rows; ++r) {
-          for (int64_t c = 0; c < cols; ++c) xt[c * rows + r] = x[r * cols + c];
+          for (int64_t c = 0; c < cols; ++c) xt[c * rows + r] = conj_if(x[r * cols + c]);
         }
-        linalg::lu_solve(w, piv, n, xt, rows, !adjoint);
+        linalg::lu_solve(w, piv, n, xt, rows, adjoint ? kNo : kAdj);
         for (int64_t r = 0; r < rows; ++r) {
-          for (int64_t c = 0; c < cols; ++c) x[r * cols + c] = xt[c * rows + r];
+          for (int64_t c = 0; c < cols; ++c) x[r * cols + c] = conj_if(xt[c * rows + r]);
         }
       }
       batch::store(x, rows * cols, out.mutable_data_ptr<T>() + i * rows * cols);
@@ -213,8 +222,8 @@ void lu_solve_out(KernelContext& ctx, const Tensor& self, const Tensor& lu, cons
 }
 
 // LU, pivots and info of every matrix of A (for solve, inverse and det).
-template <typename T>
-bool factor_batch(KernelContext& ctx, const char* op, const Tensor& A, int64_t n, double* w,
+template <typename T, typename S>
+bool factor_batch(KernelContext& ctx, const char* op, const Tensor& A, int64_t n, S* w,
                   int64_t* piv, Tensor* lu, Tensor* pivots, int64_t b, int64_t* info) {
   batch::load(A.const_data_ptr<T>() + b * n * n, n * n, w);
   *info = linalg::lu_factor(w, n, n, piv);
@@ -248,16 +257,18 @@ void linalg_det_out(KernelContext& ctx, const Tensor& A, Tensor& result, Tensor&
     return;
   }
   const int64_t n = a.rows;
-  double* w = allocate_temp_array<double>(ctx, op, static_cast<size_t>(n * n));
   int64_t* piv = allocate_temp_array<int64_t>(ctx, op, static_cast<size_t>(n));
-  if (w == nullptr || piv == nullptr) return;
+  if (piv == nullptr) return;
   for_linalg_dtype(ctx, op, A, [&](auto tag) {
     using T = typename decltype(tag)::type;
+    using S = linalg_scalar_t<T>;
+    S* w = allocate_temp_array<S>(ctx, op, static_cast<size_t>(n * n));
+    if (w == nullptr) return;
     for (int64_t b = 0; b < a.count; ++b) {
       int64_t info;
       factor_batch<T>(ctx, op, A, n, w, piv, &lu, &pivots, b, &info);
-      double det = 1;
-      for (int64_t i = 0; i < n; ++i) det *= (piv[i] != i ? -1.0 : 1.0) * w[i * n + i];
+      S det = S(1);
+      for (int64_t i = 0; i < n; ++i) det *= (piv[i] != i ? S(-1) : S(1)) * w[i * n + i];
       result.mutable_data_ptr<T>()[b] = static_cast<T>(det);
     }
   });
@@ -268,29 +279,36 @@ void linalg_slogdet_out(KernelContext& ctx, const Tensor& A, Tensor& sign, Tenso
   const char* op = "_linalg_slogdet.sign";
   Matrices a;
   if (!prepare_lu_outs(ctx, op, A, lu, pivots, &a) || !check_linalg_out(ctx, op, A, sign) ||
-      !check_linalg_out(ctx, op, A, logabsdet) || !resize_output(ctx, sign, batch_sizes(A), op) ||
+      !check_linalg_real_out(ctx, op, A, logabsdet) ||
+      !resize_output(ctx, sign, batch_sizes(A), op) ||
       !resize_output(ctx, logabsdet, batch_sizes(A), op)) {
     return;
   }
   const int64_t n = a.rows;
-  double* w = allocate_temp_array<double>(ctx, op, static_cast<size_t>(n * n));
   int64_t* piv = allocate_temp_array<int64_t>(ctx, op, static_cast<size_t>(n));
-  if (w == nullptr || piv == nullptr) return;
+  if (piv == nullptr) return;
   for_linalg_dtype(ctx, op, A, [&](auto tag) {
     using T = typename decltype(tag)::type;
+    using S = linalg_scalar_t<T>;
+    S* w = allocate_temp_array<S>(ctx, op, static_cast<size_t>(n * n));
+    if (w == nullptr) return;
     for (int64_t b = 0; b < a.count; ++b) {
       int64_t info;
       factor_batch<T>(ctx, op, A, n, w, piv, &lu, &pivots, b, &info);
-      double s = 1, log_abs = 0;
+      // sign = det / |det| (a unit complex number for complex A).
+      S s = S(1);
+      double log_abs = 0;
       for (int64_t i = 0; i < n; ++i) {
-        const double d = w[i * n + i];
+        const S d = w[i * n + i];
         if (piv[i] != i) s = -s;
-        if (d < 0) s = -s;
-        log_abs += std::log(std::fabs(d));
+        const double magnitude = std::abs(d);
+        if (magnitude != 0) s *= d / magnitude;
+        log_abs += std::log(magnitude);
       }
-      if (info != 0) s = 0;  // a zero pivot: det 0, log -inf
+      if (info != 0) s = S(0);  // a zero pivot: det 0, log -inf
       sign.mutable_data_ptr<T>()[b] = static_cast<T>(s);
-      logabsdet.mutable_data_ptr<T>()[b] = static_cast<T>(log_abs);
+      logabsdet.mutable_data_ptr<linalg_real_t<T>>()[b] =
+          static_cast<linalg_real_t<T>>(log_abs);
     }
   });
 }
@@ -306,12 +324,14 @@ void linalg_inv_ex_out(KernelContext& ctx, const Tensor& A, bool check_errors, T
     return;
   }
   const int64_t n = a.rows;
-  double* w = allocate_temp_array<double>(ctx, op, static_cast<size_t>(2 * n * n));
   int64_t* piv = allocate_temp_array<int64_t>(ctx, op, static_cast<size_t>(n));
-  if (w == nullptr || piv == nullptr) return;
-  double* x = w + n * n;
+  if (piv == nullptr) return;
   for_linalg_dtype(ctx, op, A, [&](auto tag) {
     using T = typename decltype(tag)::type;
+    using S = linalg_scalar_t<T>;
+    S* w = allocate_temp_array<S>(ctx, op, static_cast<size_t>(2 * n * n));
+    if (w == nullptr) return;
+    S* x = w + n * n;
     for (int64_t b = 0; b < a.count; ++b) {
       int64_t status;
       factor_batch<T>(ctx, op, A, n, w, piv, nullptr, nullptr, b, &status);
@@ -322,7 +342,7 @@ void linalg_inv_ex_out(KernelContext& ctx, const Tensor& A, bool check_errors, T
         return;
       }
       for (int64_t i = 0; i < n * n; ++i) x[i] = i % (n + 1) == 0 ? 1.0 : 0.0;
-      linalg::lu_solve(w, piv, n, x, n, false);
+      linalg::lu_solve(w, piv, n, x, n, kNo);
       batch::store(x, n * n, inverse.mutable_data_ptr<T>() + b * n * n);
     }
   });
@@ -371,13 +391,15 @@ void linalg_solve_ex_out(KernelContext& ctx, const Tensor& A, const Tensor& B, b
     const int64_t tail[2] = {rows, cols};
     if (!batch::resize_batched(ctx, op, batch, result, tail, 2)) return;
   }
-  double* w = allocate_temp_array<double>(ctx, op, static_cast<size_t>(n * n + 2 * n * k));
   int64_t* piv = allocate_temp_array<int64_t>(ctx, op, static_cast<size_t>(n));
-  if (w == nullptr || piv == nullptr) return;
-  double* x = w + n * n;
-  double* xt = x + n * k;
+  if (piv == nullptr) return;
   for_linalg_dtype(ctx, op, A, [&](auto tag) {
     using T = typename decltype(tag)::type;
+    using S = linalg_scalar_t<T>;
+    S* w = allocate_temp_array<S>(ctx, op, static_cast<size_t>(n * n + 2 * n * k));
+    if (w == nullptr) return;
+    S* x = w + n * n;
+    S* xt = x + n * k;
     for (int64_t b = 0; b < a.count; ++b) {
       int64_t status;
       factor_batch<T>(ctx, op, A, n, w, piv, &lu, &pivots, b, &status);
@@ -395,14 +417,15 @@ void linalg_solve_ex_out(KernelContext& ctx, const Tensor& A, const Tensor& B, b
       for (int64_t r = 0; r < n; ++r) piv[r] = p32[r] - 1;
       batch::load(B.const_data_ptr<T>() + batch.offset(1, i) * rows * cols, rows * cols, x);
       if (left) {
-        linalg::lu_solve(w, piv, n, x, k, false);
+        linalg::lu_solve(w, piv, n, x, k, kNo);
       } else {
+        // X A = B  <=>  A^H X^H = B^H.
         for (int64_t r = 0; r < rows; ++r) {
-          for (int64_t c = 0; c < cols; ++c) xt[c * rows + r] = x[r * cols + c];
+          for (int64_t c = 0; c < cols; ++c) xt[c * rows + r] = conj_if(x[r * cols + c]);
         }
-        linalg::lu_solve(w, piv, n, xt, rows, true);
+        linalg::lu_solve(w, piv, n, xt, rows, kAdj);
         for (int64_t r = 0; r < rows; ++r) {
-          for (int64_t c = 0; c < cols; ++c) x[r * cols + c] = xt[c * rows + r];
+          for (int64_t c = 0; c < cols; ++c) x[r * cols + c] = conj_if(xt[c * rows + r]);
         }
       }
       batch::store(x, rows * cols, result.mutable_data_ptr<T>() + i * rows * cols);
@@ -412,23 +435,21 @@ void linalg_solve_ex_out(KernelContext& ctx, const Tensor& A, const Tensor& B, b
 
 // --- pinv, matrix_exp ------------------------------------------------------------------
 
-// pinv = V diag(1 / s) U^T over the singular values above
+// pinv = V diag(1 / s) U^H over the singular values above
 // max(atol, rtol * s_max); with neither given, rtol = eps * max(m, n) of the
 // dtype. hermitian uses the eigendecomposition (|eigenvalues| as s).
-template <typename T>
+template <typename T, typename S>
 void pinv_one(const T* src, int64_t m, int64_t n, double atol, double rtol, bool hermitian,
-              double* w, T* dst) {
+              S* w, double* s, T* dst) {
   const int64_t p = m > n ? m : n, q = m > n ? n : m;
-  double* a = w;
-  double* u = a + p * q;
-  double* s = u + p * q;
-  double* vt = s + q;
-  double* scratch = vt + q * q;
+  S* a = w;
+  S* u = a + p * q;
+  S* vh = u + p * q;
   if (hermitian) {
-    // A = V diag(l) V^T; pinv = V diag(1/l) V^T over |l| above the cutoff.
-    for (int64_t i = 0; i < n * n; ++i) a[i] = static_cast<double>(src[i]);
+    // A = V diag(l) V^H; pinv = V diag(1/l) V^H over |l| above the cutoff.
+    for (int64_t i = 0; i < n * n; ++i) a[i] = static_cast<S>(src[i]);
     for (int64_t i = 0; i < n; ++i) {
-      for (int64_t j = i + 1; j < n; ++j) a[i * n + j] = a[j * n + i];
+      for (int64_t j = i + 1; j < n; ++j) a[i * n + j] = conj_if(a[j * n + i]);
     }
     linalg::eigh(a, n, s, u);
     double largest = 0;
@@ -436,9 +457,9 @@ void pinv_one(const T* src, int64_t m, int64_t n, double atol, double rtol, bool
     const double cutoff = std::fmax(atol, rtol * largest);
     for (int64_t i = 0; i < n; ++i) {
       for (int64_t j = 0; j < n; ++j) {
-        double v = 0;
+        S v = S(0);
         for (int64_t l = 0; l < n; ++l) {
-          if (std::fabs(s[l]) > cutoff) v += u[i * n + l] * u[j * n + l] / s[l];
+          if (std::fabs(s[l]) > cutoff) v += u[i * n + l] * conj_if(u[j * n + l]) / s[l];
         }
         dst[i * n + j] = static_cast<T>(v);
       }
@@ -448,22 +469,22 @@ void pinv_one(const T* src, int64_t m, int64_t n, double atol, double rtol, bool
   const bool flip = m < n;
   for (int64_t i = 0; i < m; ++i) {
     for (int64_t j = 0; j < n; ++j) {
-      if (flip) a[j * q + i] = static_cast<double>(src[i * n + j]);
-      else a[i * q + j] = static_cast<double>(src[i * n + j]);
+      if (flip) a[j * q + i] = conj_if(static_cast<S>(src[i * n + j]));
+      else a[i * q + j] = static_cast<S>(src[i * n + j]);
     }
   }
-  // a (p x q) = u s vt; pinv(a) = vt^T diag(1/s) u^T (q x p).
-  linalg::svd_tall(a, p, q, u, s, vt, scratch);
+  // a (p x q) = u s vh; pinv(a) = vh^H diag(1/s) u^H (q x p).
+  linalg::svd_tall(a, p, q, u, s, vh);
   const double cutoff = std::fmax(atol, rtol * (q > 0 ? s[0] : 0.0));
   for (int64_t i = 0; i < q; ++i) {
     for (int64_t j = 0; j < p; ++j) {
-      double v = 0;
+      S v = S(0);
       for (int64_t l = 0; l < q; ++l) {
-        if (s[l] > cutoff) v += vt[l * q + i] * u[j * q + l] / s[l];
+        if (s[l] > cutoff) v += conj_if(vh[l * q + i]) * conj_if(u[j * q + l]) / s[l];
       }
       // pinv(A) is n x m: for A itself (no flip) it is this q x p matrix;
-      // for A^T it is its transpose.
-      if (flip) dst[j * q + i] = static_cast<T>(v);
+      // for A^H it is its conjugate transpose.
+      if (flip) dst[j * q + i] = static_cast<T>(conj_if(v));
       else dst[i * p + j] = static_cast<T>(v);
     }
   }
@@ -478,19 +499,20 @@ void pinv_impl(KernelContext& ctx, const char* op, const Tensor& self, std::opti
   const int64_t tail[2] = {n, m};
   if (!resize_with_batch(ctx, op, self, out, tail, 2)) return;
   const int64_t p = m > n ? m : n, q = m > n ? n : m;
-  double* w =
-      allocate_temp_array<double>(ctx, op, static_cast<size_t>(2 * p * q + 2 * q + q * q));
-  if (w == nullptr) return;
   for_linalg_dtype(ctx, op, self, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    const double eps = static_cast<double>(std::numeric_limits<T>::epsilon());
+    using S = linalg_scalar_t<T>;
+    S* w = allocate_temp_array<S>(ctx, op, static_cast<size_t>(2 * p * q + q * q));
+    double* s = allocate_temp_array<double>(ctx, op, static_cast<size_t>(q));
+    if (w == nullptr || s == nullptr) return;
+    const double eps = static_cast<double>(std::numeric_limits<linalg_real_t<T>>::epsilon());
     const double at = atol.value_or(0.0);
     const double rt = rtol.has_value() ? *rtol
                       : (atol.has_value() && *atol > 0) ? 0.0
                                                          : eps * static_cast<double>(p);
     for (int64_t b = 0; b < a.count; ++b) {
-      pinv_one<T>(self.const_data_ptr<T>() + b * m * n, m, n, at, rt, hermitian, w,
-                  out.mutable_data_ptr<T>() + b * m * n);
+      pinv_one<T, S>(self.const_data_ptr<T>() + b * m * n, m, n, at, rt, hermitian, w, s,
+                     out.mutable_data_ptr<T>() + b * m * n);
     }
   });
 }
@@ -526,12 +548,13 @@ void matrix_exp_out(KernelContext& ctx, const Tensor& self, Tensor& out) {
     return;
   }
   const int64_t n = a.rows;
-  double* w = allocate_temp_array<double>(ctx, op, static_cast<size_t>(9 * n * n + n));
-  if (w == nullptr) return;
-  double* x = w + n * n;
-  double* scratch = x + n * n;
   for_linalg_dtype(ctx, op, self, [&](auto tag) {
     using T = typename decltype(tag)::type;
+    using S = linalg_scalar_t<T>;
+    S* w = allocate_temp_array<S>(ctx, op, static_cast<size_t>(9 * n * n + n));
+    if (w == nullptr) return;
+    S* x = w + n * n;
+    S* scratch = x + n * n;
     for (int64_t b = 0; b < a.count; ++b) {
       batch::load(self.const_data_ptr<T>() + b * n * n, n * n, w);
       linalg::matrix_exp(w, n, x, scratch);

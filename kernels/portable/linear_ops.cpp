@@ -2,7 +2,9 @@
 // addbmm (a batch of products summed into one matrix), _trilinear (what
 // nn.Bilinear exports to) and dist (the p-norm of a difference).
 #include <cmath>
+#include <complex>
 #include <limits>
+#include <type_traits>
 
 #include "kernels/portable/util/elementwise_util.h"
 #include "kernels/portable/util/nn_util.h"
@@ -12,16 +14,13 @@ namespace ember::kernels {
 namespace {
 
 // beta and alpha as torch reads them for these ops (Scalar::to<opmath_t>):
-// checked against the dtype, then read in opmath.
+// checked against the dtype, then read in opmath (so an integer input
+// truncates a float coefficient, as addmm does).
 template <typename T>
 bool read_coefficients(KernelContext& ctx, const char* op, const Scalar& beta,
                        const Scalar& alpha, acc_t<T>* b, acc_t<T>* a) {
   if (!scalar_fits_type<opmath_t<T>>(beta) || !scalar_fits_type<opmath_t<T>>(alpha)) {
     ctx.fail(Error::InvalidArgument, "%s: beta or alpha does not fit the dtype", op);
-    return false;
-  }
-  if (is_integral_type(dtype_of_v<T>, true) && (beta.is_floating() || alpha.is_floating())) {
-    ctx.fail(Error::InvalidArgument, "%s: floating beta or alpha for an integer input", op);
     return false;
   }
   *b = static_cast<acc_t<T>>(scalar_to_opmath<T>(beta));
@@ -232,6 +231,7 @@ void dist_out(KernelContext& ctx, const Tensor& self, const Tensor& other, Scala
               Tensor& out) {
   const char* op = "dist.out";
   if (!nn::check_same_dtype(ctx, op, self, "self", other, "other") ||
+      !check_out_dtype(ctx, op, to_real_type(self.scalar_type()), out) ||
       !resize_output(ctx, out, Span<const int64_t>(), op)) {
     return;
   }
@@ -239,9 +239,12 @@ void dist_out(KernelContext& ctx, const Tensor& self, const Tensor& other, Scala
   EMBER_KERNEL_CHECK(ctx, broadcast_shape({&self, &other}, &shape), "%s: shapes do not broadcast",
                      op);
   const double pv = p.to_double();
-  switch_dtype<kFloatTypes>(ctx, op, self.scalar_type(), [&](auto tag) {
+  switch_dtype<kFloatTypes | kComplexTypes>(ctx, op, self.scalar_type(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    using M = opmath_t<T>;
+    using C = opmath_t<T>;
+    // The norm of a complex difference is real (Float for ComplexFloat).
+    using M = typename std::conditional_t<is_complex_v<C>, C, std::complex<C>>::value_type;
+    using R = std::conditional_t<is_complex_v<T>, M, T>;
     // Broadcast both through a virtual out of the broadcast shape.
     int64_t sizes[kTensorDimensionLimit];
     int64_t count = 1;
@@ -261,7 +264,7 @@ void dist_out(KernelContext& ctx, const Tensor& self, const Tensor& other, Scala
         if (d >= la && self.size(d - la) != 1) oa += index[d] * self.stride(d - la);
         if (d >= lb && other.size(d - lb) != 1) ob += index[d] * other.stride(d - lb);
       }
-      const M diff = std::fabs(static_cast<M>(a[oa]) - static_cast<M>(b[ob]));
+      const M diff = static_cast<M>(std::abs(static_cast<C>(a[oa]) - static_cast<C>(b[ob])));
       if (pv == 0) acc += diff != M(0) ? M(1) : M(0);
       else if (pv == std::numeric_limits<double>::infinity()) acc = (diff > acc || diff != diff) ? diff : acc;
       else if (pv == -std::numeric_limits<double>::infinity()) acc = (diff < acc || diff != diff) ? diff : acc;
@@ -277,7 +280,7 @@ void dist_out(KernelContext& ctx, const Tensor& self, const Tensor& other, Scala
     if (pv == 2) result = std::sqrt(acc);
     else if (pv != 0 && pv != 1 && std::isfinite(pv)) result = std::pow(acc, static_cast<M>(1.0 / pv));
     if (count == 0 && pv == -std::numeric_limits<double>::infinity()) result = M(0);
-    *out.mutable_data_ptr<T>() = convert<T>(result);
+    *out.mutable_data_ptr<R>() = convert<R>(result);
   });
 }
 
@@ -286,6 +289,6 @@ void dist_out(KernelContext& ctx, const Tensor& self, const Tensor& other, Scala
 EMBER_REGISTER_KERNEL("aten::addmv.out", addmv_out, kRealTypes | kComplexTypes);
 EMBER_REGISTER_KERNEL("aten::addbmm.out", addbmm_out, kRealTypes | kComplexTypes);
 EMBER_REGISTER_KERNEL("aten::_trilinear.out", trilinear_out, kRealTypes | kComplexTypes);
-EMBER_REGISTER_KERNEL("aten::dist.out", dist_out, kFloatTypes);
+EMBER_REGISTER_KERNEL("aten::dist.out", dist_out, kFloatTypes | kComplexTypes);
 
 }  // namespace ember::kernels

@@ -1,5 +1,5 @@
 // Ops on memory layout outside core ATen: narrow_copy, empty_permuted,
-// resize (functional), and the scatters that write a view of a copy of self:
+// new_empty(_strided), resize (functional), and the scatters that write a view of a copy of self:
 // diagonal_scatter and as_strided_scatter. Views go through shape_util's
 // StridedView, so every dtype moves as raw elements.
 #include <cstring>
@@ -53,6 +53,25 @@ void empty_permuted_out(KernelContext& ctx, IntArrayRef size, IntArrayRef physic
   for (int64_t s : size) {
     EMBER_KERNEL_CHECK(ctx, s >= 0, "%s: negative size %lld", op, static_cast<long long>(s));
   }
+  if (!resize_output(ctx, out, size, op)) return;
+  std::memset(out.mutable_data_ptr(), 0, out.nbytes());
+}
+
+// new_empty / new_empty_strided: a tensor of the given size (row-major: a
+// planned tensor has no strides of its own), zeros like empty_permuted.
+void new_empty_out(KernelContext& ctx, const Tensor& self, IntArrayRef size, Tensor& out) {
+  const char* op = "new_empty.out";
+  (void)self;
+  if (!resize_output(ctx, out, size, op)) return;
+  std::memset(out.mutable_data_ptr(), 0, out.nbytes());
+}
+
+void new_empty_strided_out(KernelContext& ctx, const Tensor& self, IntArrayRef size,
+                           IntArrayRef stride, Tensor& out) {
+  const char* op = "new_empty_strided.out";
+  (void)self;
+  EMBER_KERNEL_CHECK(ctx, stride.size() == size.size(), "%s: %zu sizes and %zu strides", op,
+                     size.size(), stride.size());
   if (!resize_output(ctx, out, size, op)) return;
   std::memset(out.mutable_data_ptr(), 0, out.nbytes());
 }
@@ -156,6 +175,8 @@ void as_strided_scatter_out(KernelContext& ctx, const Tensor& self, const Tensor
 EMBER_REGISTER_STRIDED_KERNEL("aten::narrow_copy.out", narrow_copy_out, kAllAndComplexTypes);
 EMBER_REGISTER_KERNEL("aten::empty_permuted.out", empty_permuted_out, kAllAndComplexTypes);
 EMBER_REGISTER_KERNEL("aten::resize.out", resize_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::new_empty.out", new_empty_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::new_empty_strided.out", new_empty_strided_out, kAllAndComplexTypes);
 EMBER_REGISTER_KERNEL("aten::diagonal_scatter.out", diagonal_scatter_out, kAllAndComplexTypes);
 EMBER_REGISTER_KERNEL("aten::as_strided_scatter.out", as_strided_scatter_out,
                       kAllAndComplexTypes);

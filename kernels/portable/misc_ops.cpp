@@ -494,7 +494,7 @@ void masked_scatter_out(KernelContext& ctx, const Tensor& self, const Tensor& ma
   EMBER_KERNEL_CHECK(ctx, trues <= source.numel(),
                      "%s: mask has %lld true elements but source has only %lld", op,
                      static_cast<long long>(trues), static_cast<long long>(source.numel()));
-  EMBER_SWITCH_ALL_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
+  EMBER_SWITCH_ALL_AND_COMPLEX_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
     masked_scatter_impl<CTYPE>(self, mask, source, out));
 }
 
@@ -603,8 +603,8 @@ EMBER_REGISTER_KERNEL("aten::_cdist_forward.out", cdist_forward_out, kFloatTypes
 EMBER_REGISTER_KERNEL("aten::_pdist_forward.out", pdist_forward_out, kFloatTypes);
 EMBER_REGISTER_KERNEL("aten::col2im.out", col2im_out, kFloatTypes);
 EMBER_REGISTER_KERNEL("aten::native_dropout.out", native_dropout_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::empty_strided.out", empty_strided_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::masked_scatter.out", masked_scatter_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::empty_strided.out", empty_strided_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::masked_scatter.out", masked_scatter_out, kAllAndComplexTypes);
 EMBER_REGISTER_KERNEL("aten::rand.out", rand_out, kAllTypes);
 EMBER_REGISTER_KERNEL("aten::randn.out", randn_out, kAllTypes);
 EMBER_REGISTER_KERNEL("aten::randperm.out", randperm_out, kAllTypes);

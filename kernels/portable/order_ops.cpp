@@ -337,10 +337,27 @@ void cummin_out(KernelContext& ctx, const Tensor& self, int64_t dim, Tensor& val
 // NaN included.
 template <typename M>
 M log_add_exp(M x, M y) {
-  const M lo = std::isnan(y) ? y : std::min(x, y);
-  const M hi = std::isnan(y) ? y : std::max(x, y);
-  if (lo != hi || std::isfinite(lo)) return std::log1p(std::exp(lo - hi)) + hi;
-  return x;
+  if constexpr (is_complex_v<M>) {
+    // torch's complex helper: ordered by real part; NaN anywhere gives NaN;
+    // equal infinite real parts take -inf as is, +inf through exp.
+    using V = typename M::value_type;
+    const bool x_first = x.real() < y.real() || std::isnan(y.real());
+    const M lo = x_first ? x : y, hi = x_first ? y : x;
+    const V nan = std::numeric_limits<V>::quiet_NaN();
+    if (std::isnan(lo.real()) || std::isnan(lo.imag()) || std::isnan(hi.real()) ||
+        std::isnan(hi.imag())) {
+      return M(nan, nan);
+    }
+    if (!std::isfinite(lo.real()) && lo.real() == hi.real()) {
+      return lo.real() < 0 ? lo : std::log(std::exp(lo) + std::exp(hi));
+    }
+    return std::log(M(1) + std::exp(lo - hi)) + hi;
+  } else {
+    const M lo = std::isnan(y) ? y : std::min(x, y);
+    const M hi = std::isnan(y) ? y : std::max(x, y);
+    if (lo != hi || std::isfinite(lo)) return std::log1p(std::exp(lo - hi)) + hi;
+    return x;
+  }
 }
 
 void logcumsumexp_out(KernelContext& ctx, const Tensor& self, int64_t dim, Tensor& out) {
@@ -352,7 +369,7 @@ void logcumsumexp_out(KernelContext& ctx, const Tensor& self, int64_t dim, Tenso
     return;
   }
   const nn::DimSplit s = nn::split_at_dim(self, d);
-  switch_dtype<kFloatTypes>(ctx, op, self.scalar_type(), [&](auto tag) {
+  switch_dtype<kFloatTypes | kComplexTypes>(ctx, op, self.scalar_type(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using M = opmath_t<T>;
     const T* src = self.const_data_ptr<T>();
@@ -360,7 +377,7 @@ void logcumsumexp_out(KernelContext& ctx, const Tensor& self, int64_t dim, Tenso
     for (int64_t o = 0; o < s.outer; ++o) {
       for (int64_t i = 0; i < s.inner; ++i) {
         const int64_t base = o * s.size * s.inner + i;
-        M acc = -std::numeric_limits<M>::infinity();
+        M acc = M(-std::numeric_limits<float>::infinity());
         for (int64_t k = 0; k < s.size; ++k) {
           acc = log_add_exp(static_cast<M>(src[base + k * s.inner]), acc);
           dst[base + k * s.inner] = convert<T>(acc);
@@ -386,6 +403,6 @@ EMBER_REGISTER_KERNEL_WITH_TEMP("aten::mode.values", mode_values, kAllTypes, kAl
                                 mode_temp);
 EMBER_REGISTER_KERNEL("aten::cummax.out", cummax_out, kAllTypes);
 EMBER_REGISTER_KERNEL("aten::cummin.out", cummin_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::logcumsumexp.out", logcumsumexp_out, kFloatTypes);
+EMBER_REGISTER_KERNEL("aten::logcumsumexp.out", logcumsumexp_out, kFloatTypes | kComplexTypes);
 
 }  // namespace ember::kernels

@@ -198,7 +198,7 @@ void logical_reduce(KernelContext& ctx, const char* op, const Tensor& in,
   if (!setup(ctx, op, in, dims, /*empty_means_all=*/false, keepdim, out, &mask)) return;
   const ReducePlan plan(in, mask);
   const ScalarType out_type = out.scalar_type();
-  EMBER_SWITCH_ALL_TYPES(in.scalar_type(), return fail_dtype(ctx, op, in.scalar_type()),
+  EMBER_SWITCH_ALL_AND_COMPLEX_TYPES(in.scalar_type(), return fail_dtype(ctx, op, in.scalar_type()),
     using IN = CTYPE;
     switch (out_type) {
       case ScalarType::Bool: logical_fold<IN, bool, kAny>(plan, in, out); break;
@@ -494,12 +494,12 @@ EMBER_REGISTER_KERNEL("aten::prod.int_out", prod_int_out, kAllTypes | kComplexTy
 EMBER_REGISTER_KERNEL("aten::prod.out", prod_out, kAllTypes | kComplexTypes);
 EMBER_REGISTER_KERNEL("aten::amax.out", amax_out, kAllTypes);
 EMBER_REGISTER_KERNEL("aten::amin.out", amin_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::any.out", any_dim_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::any.dims_out", any_dims_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::any.all_out", any_all_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::all.out", all_dim_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::all.dims_out", all_dims_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::all.all_out", all_all_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::any.out", any_dim_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::any.dims_out", any_dims_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::any.all_out", any_all_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::all.out", all_dim_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::all.dims_out", all_dims_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::all.all_out", all_all_out, kAllAndComplexTypes);
 EMBER_REGISTER_KERNEL("aten::argmax.out", argmax_out, kRealTypes);
 EMBER_REGISTER_KERNEL("aten::argmin.out", argmin_out, kRealTypes);
 EMBER_REGISTER_KERNEL("aten::max.dim_max", max_dim_out, kAllTypes);

@@ -4,7 +4,9 @@
 // (integers and Bool give Float, as in torch), computes in double
 // (util/special_math.h) and rounds once to the output's dtype.
 #include <cmath>
+#include <complex>
 #include <limits>
+#include <type_traits>
 
 #include "kernels/portable/util/elementwise_util.h"
 #include "kernels/portable/util/special_math.h"
@@ -36,7 +38,6 @@ void special_binary(KernelContext& ctx, const char* op, const Operand& self, con
   });
 }
 
-double exp2_d(double x) { return std::exp2(x); }
 double erfc_d(double x) { return std::erfc(x); }
 double lgamma_d(double x) { return std::lgamma(x); }
 double spherical_j0(double x) {
@@ -61,13 +62,25 @@ double xlog1py_d(double x, double y) {
   if (std::isnan(y)) return y;
   return x == 0 ? 0.0 : x * std::log1p(y);
 }
-double nextafter_d(double x, double y) { return std::nextafter(x, y); }
 
 #define EMBER_SPECIAL_UNARY(name, fn)                                    \
   void name##_out(KernelContext& ctx, const Tensor& self, Tensor& out) { \
     special_unary<fn>(ctx, #name ".out", self, out);                     \
   }
-EMBER_SPECIAL_UNARY(exp2, exp2_d)
+// exp2 also takes complex z: 2^z = exp(z ln 2).
+void exp2_out(KernelContext& ctx, const Tensor& self, Tensor& out) {
+  unary_op<kFloatTypes | kComplexTypes>(ctx, "exp2.out", self, out, Promotion::kIntToFloat,
+                                        [](auto tag) {
+    using M = opmath_t<typename decltype(tag)::type>;
+    return [](M x) -> M {
+      if constexpr (is_complex_v<M>) {
+        return std::exp(x * static_cast<typename M::value_type>(0.69314718055994530942));
+      } else {
+        return static_cast<M>(std::exp2(static_cast<double>(x)));
+      }
+    };
+  });
+}
 EMBER_SPECIAL_UNARY(erfc, erfc_d)
 EMBER_SPECIAL_UNARY(lgamma, lgamma_d)
 EMBER_SPECIAL_UNARY(digamma, special::digamma)
@@ -110,8 +123,43 @@ void igamma_out(KernelContext& ctx, const Tensor& self, const Tensor& other, Ten
 void igammac_out(KernelContext& ctx, const Tensor& self, const Tensor& other, Tensor& out) {
   special_binary<special::igammac>(ctx, "igammac.out", self, other, out, Promotion::kDefault);
 }
+// The next representable value of T itself after x towards y: for the 16-bit
+// floats one step of their bit pattern (as c10::nextafter for Half/BFloat16).
+template <typename T>
+T next_after(T x, T y) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::nextafter(x, y);
+  } else {
+    const float fx = static_cast<float>(x), fy = static_cast<float>(y);
+    if (fx != fx || fy != fy) return T(std::numeric_limits<float>::quiet_NaN());
+    if (fx == fy) return y;
+    T r;
+    if (fx == 0) {
+      r.bits = static_cast<uint16_t>(fy < 0 ? 0x8001 : 0x0001);  // the smallest subnormal
+      return r;
+    }
+    // Away from zero when y is further out on x's side, else towards it.
+    const bool away = (fx > 0) == (fy > fx);
+    r.bits = static_cast<uint16_t>(away ? x.bits + 1 : x.bits - 1);
+    return r;
+  }
+}
+
 void nextafter_out(KernelContext& ctx, const Tensor& self, const Tensor& other, Tensor& out) {
-  special_binary<nextafter_d>(ctx, "nextafter.out", self, other, out, Promotion::kDefault);
+  const char* op = "nextafter.out";
+  ScalarType common;
+  if (!binary_result_type(ctx, op, self, other, Promotion::kDefault, &common) ||
+      !check_out_dtype(ctx, op, common, out) || !resize_to_broadcast(ctx, op, out, {&self, &other})) {
+    return;
+  }
+  switch_dtype<kFloatTypes>(ctx, op, common, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using M = opmath_t<T>;
+    // Operands read as T (not widened), so the step is T's.
+    map_elementwise<T, T, T>(
+        ctx, op, [](M x, M y) { return static_cast<M>(next_after(T(x), T(y))); }, out, self,
+        other);
+  });
 }
 void special_zeta_out(KernelContext& ctx, const Tensor& self, const Tensor& other, Tensor& out) {
   special_binary<special::zeta>(ctx, "special_zeta.out", self, other, out, Promotion::kIntToFloat);
@@ -152,7 +200,7 @@ void special_xlog1py_other_scalar_out(KernelContext& ctx, const Tensor& self, Sc
 
 }  // namespace
 
-EMBER_REGISTER_STRIDED_KERNEL("aten::exp2.out", exp2_out, kRealTypes | kBoolTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::exp2.out", exp2_out, kAllAndComplexTypes);
 EMBER_REGISTER_STRIDED_KERNEL("aten::erfc.out", erfc_out, kAllTypes);
 EMBER_REGISTER_STRIDED_KERNEL("aten::lgamma.out", lgamma_out, kAllTypes);
 EMBER_REGISTER_STRIDED_KERNEL("aten::digamma.out", digamma_out, kAllTypes);

@@ -135,11 +135,12 @@ Slices slices_of(const Tensor& self, int64_t d) {
 }
 
 // values: the chosen slices in `order`'s group order along dim; inverse is per
-// slice, counts per group.
+// slice, counts per group. Along a dim torch fills both whether asked for or
+// not, so they are always written.
 template <typename T>
 bool write_slice_groups(KernelContext& ctx, const char* op, const Tensor& self, int64_t d,
-                        const Slices& s, const int64_t* order, bool return_inverse,
-                        bool return_counts, Tensor& values, Tensor& inverse, Tensor& counts) {
+                        const Slices& s, const int64_t* order, Tensor& values, Tensor& inverse,
+                        Tensor& counts) {
   const T* src = self.const_data_ptr<T>();
   auto equal = [&](int64_t a, int64_t b) {
     for (int64_t k = 0; k < s.size(); ++k) {
@@ -154,8 +155,7 @@ bool write_slice_groups(KernelContext& ctx, const char* op, const Tensor& self, 
   int64_t sizes[kTensorDimensionLimit];
   for (int i = 0; i < self.dim(); ++i) sizes[i] = i == d ? groups : self.size(i);
   if (!resize_output(ctx, values, Span<const int64_t>(sizes, self.dim()), op) ||
-      !resize_1d(ctx, op, inverse, return_inverse ? s.count : 0) ||
-      !resize_1d(ctx, op, counts, return_counts ? groups : 0)) {
+      !resize_1d(ctx, op, inverse, s.count) || !resize_1d(ctx, op, counts, groups)) {
     return false;
   }
   const Slices out{groups, s.outer, s.inner};
@@ -167,18 +167,17 @@ bool write_slice_groups(KernelContext& ctx, const char* op, const Tensor& self, 
     if (k == 0 || !equal(order[k - 1], order[k])) {
       ++g;
       for (int64_t e = 0; e < s.size(); ++e) v[out.element(g, e)] = src[s.element(order[k], e)];
-      if (return_counts) cnt[g] = 0;
+      cnt[g] = 0;
     }
-    if (return_inverse) inv[order[k]] = g;
-    if (return_counts) ++cnt[g];
+    inv[order[k]] = g;
+    ++cnt[g];
   }
   return true;
 }
 
 template <bool kSort>
 void unique_along_dim(KernelContext& ctx, const char* op, const Tensor& self, int64_t dim,
-                      bool return_inverse, bool return_counts, Tensor& values, Tensor& inverse,
-                      Tensor& counts) {
+                      Tensor& values, Tensor& inverse, Tensor& counts) {
   int64_t d = 0;
   EMBER_KERNEL_CHECK(ctx, self.dim() > 0 && normalize_dim(dim, self.dim(), &d),
                      "%s: dim %lld is out of range", op, static_cast<long long>(dim));
@@ -199,8 +198,7 @@ void unique_along_dim(KernelContext& ctx, const char* op, const Tensor& self, in
         return a < b;
       });
     }
-    write_slice_groups<T>(ctx, op, self, d, s, order, return_inverse, return_counts, values,
-                          inverse, counts);
+    write_slice_groups<T>(ctx, op, self, d, s, order, values, inverse, counts);
   });
 }
 
@@ -209,9 +207,10 @@ void unique_dim_out(KernelContext& ctx, const Tensor& self, int64_t dim, bool so
                     Tensor& counts) {
   const char* op = "unique_dim.out";
   (void)sorted;  // torch sorts the slices either way
+  (void)return_inverse;
+  (void)return_counts;
   if (!check_outputs(ctx, op, self, values, inverse, counts)) return;
-  unique_along_dim<true>(ctx, op, self, dim, return_inverse, return_counts, values, inverse,
-                         counts);
+  unique_along_dim<true>(ctx, op, self, dim, values, inverse, counts);
 }
 
 void unique_consecutive_out(KernelContext& ctx, const Tensor& self, bool return_inverse,
@@ -223,8 +222,7 @@ void unique_consecutive_out(KernelContext& ctx, const Tensor& self, bool return_
     unique_consecutive_flat(ctx, op, self, return_inverse, return_counts, values, inverse, counts);
     return;
   }
-  unique_along_dim<false>(ctx, op, self, *dim, return_inverse, return_counts, values, inverse,
-                          counts);
+  unique_along_dim<false>(ctx, op, self, *dim, values, inverse, counts);
 }
 
 size_t unique_temp(Span<EValue* const> args) {

@@ -90,15 +90,37 @@ using TensorList = Span<Tensor* const>;
 struct OptionalTensorList {
   Span<Tensor* const> items;
 };
-// A Scalar argument (Python number): int, double or bool.
+// A Scalar argument (Python number): int, double or bool; or a complex
+// number, which the .pte has no scalar type for and carries as a
+// one-element ComplexFloat/ComplexDouble tensor (read as its real part by
+// to_double and to_int).
 struct Scalar {
   const EValue* value;
   bool is_integral() const { return value->is_int() || value->is_bool(); }
   bool is_floating() const { return value->is_double(); }
   bool is_bool() const { return value->is_bool(); }
-  double to_double() const { return value->scalar_to_double(); }
-  int64_t to_int() const { return value->scalar_to_int(); }
+  bool is_complex() const { return value->is_tensor(); }
+  double to_double() const { return is_complex() ? complex_part(0) : value->scalar_to_double(); }
+  int64_t to_int() const {
+    return is_complex() ? static_cast<int64_t>(complex_part(0)) : value->scalar_to_int();
+  }
+  // Part 0 (real) or 1 (imaginary) of a complex Scalar.
+  double complex_part(int part) const {
+    const Tensor& t = value->to_tensor();
+    return t.scalar_type() == ScalarType::ComplexFloat
+               ? static_cast<double>(t.const_data_ptr<float>()[part])
+               : t.const_data_ptr<double>()[part];
+  }
 };
+
+// Whether `v` can be a Scalar argument: a number, or a complex number's tensor.
+inline bool is_scalar_argument(const EValue& v) {
+  if (v.is_scalar()) return true;
+  if (!v.is_tensor()) return false;
+  const Tensor& t = v.to_tensor();
+  return t.numel() == 1 && (t.scalar_type() == ScalarType::ComplexFloat ||
+                            t.scalar_type() == ScalarType::ComplexDouble);
+}
 using StringView = Span<const char>;
 
 namespace detail {
@@ -119,7 +141,7 @@ EMBER_UNBOX_(Tensor&, "Tensor", v.is_tensor(), v.to_tensor())
 EMBER_UNBOX_(int64_t, "int", v.is_int() || v.is_bool(), v.scalar_to_int())
 EMBER_UNBOX_(double, "float", v.is_double() || v.is_int(), v.scalar_to_double())
 EMBER_UNBOX_(bool, "bool", v.is_bool(), v.to_bool())
-EMBER_UNBOX_(Scalar, "Scalar", v.is_scalar(), Scalar{&v})
+EMBER_UNBOX_(Scalar, "Scalar", is_scalar_argument(v), Scalar{&v})
 EMBER_UNBOX_(IntArrayRef, "int[]", v.is_int_list(), v.to_int_list())
 EMBER_UNBOX_(Span<const double>, "float[]", v.is_double_list(), v.to_double_list())
 EMBER_UNBOX_(Span<const bool>, "bool[]", v.is_bool_list(), v.to_bool_list())

@@ -80,13 +80,14 @@ inline bool resize_batched(KernelContext& ctx, const char* op, const Batch& b, T
   return resize_output(ctx, out, Span<const int64_t>(sizes, b.rank + tail_rank), op);
 }
 
-template <typename T>
-void load(const T* src, int64_t count, double* dst) {
-  for (int64_t i = 0; i < count; ++i) dst[i] = static_cast<double>(src[i]);
+// T's elements as S (double, or std::complex<double> for the complex types) and back.
+template <typename T, typename S>
+void load(const T* src, int64_t count, S* dst) {
+  for (int64_t i = 0; i < count; ++i) dst[i] = static_cast<S>(src[i]);
 }
 
-template <typename T>
-void store(const double* src, int64_t count, T* dst) {
+template <typename S, typename T>
+void store(const S* src, int64_t count, T* dst) {
   for (int64_t i = 0; i < count; ++i) dst[i] = static_cast<T>(src[i]);
 }
 

@@ -252,9 +252,11 @@ T wrapping_neg(T a) {
 template <typename T>
 bool scalar_fits_type(const Scalar& s) {
   if constexpr (is_complex_v<T>) {
-    return scalar_fits_type<typename T::value_type>(s);
+    return s.is_complex() || scalar_fits_type<typename T::value_type>(s);
   } else if constexpr (std::is_same_v<T, bool>) {
     return true;
+  } else if (s.is_complex()) {
+    return false;  // c10: a complex number does not convert to a real type
   } else if constexpr (is_float_v<T>) {
     const double v = s.to_double();
     if (v != v || v == std::numeric_limits<double>::infinity() ||
@@ -293,6 +295,9 @@ inline bool scalar_fits(const Scalar& s, ScalarType type) {
 // double never goes through EValue's int64 truncation.
 template <typename T>
 T scalar_to(const Scalar& s) {
+  if (s.is_complex()) {
+    return convert<T>(std::complex<double>(s.complex_part(0), s.complex_part(1)));
+  }
   if (s.is_floating()) return convert<T>(s.to_double());
   if (s.is_bool()) return convert<T>(s.to_int() != 0);
   return convert<T>(s.to_int());

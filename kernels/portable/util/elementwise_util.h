@@ -32,8 +32,9 @@ class ResultType {
  public:
   void add(const Tensor& t) { (t.dim() == 0 ? zero_dim_ : dim_).add(t.scalar_type()); }
   void add(const Scalar& s) {
-    wrapped_.add(s.is_floating() ? ScalarType::Float
-                                 : (s.is_bool() ? ScalarType::Bool : ScalarType::Long));
+    wrapped_.add(s.is_complex()    ? ScalarType::ComplexFloat
+                 : s.is_floating() ? ScalarType::Float
+                                   : (s.is_bool() ? ScalarType::Bool : ScalarType::Long));
   }
   // False when some operand's dtype does not promote (e.g. quantized types).
   bool get(ScalarType* out) const {
@@ -229,10 +230,11 @@ void store_as(R value, void* data, int64_t index) {
 
 // Loads as an operand of an op computing in C; null for dtypes the portable
 // kernels do not compute with.
-// Complex operands load only into an op computing in a complex type.
+// Complex operands load only into an op computing in a complex type, or in
+// Bool (as "non-zero": the logical ops).
 template <typename C>
 LoadFn<C> get_load_fn(ScalarType type) {
-  if constexpr (is_complex_v<C>) {
+  if constexpr (is_complex_v<C> || std::is_same_v<C, bool>) {
     EMBER_SWITCH_ALL_AND_COMPLEX_TYPES(type, return nullptr, return &load_as<C, CTYPE>)
   } else {
     EMBER_SWITCH_ALL_TYPES(type, return nullptr, return &load_as<C, CTYPE>)

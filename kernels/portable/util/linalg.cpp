@@ -9,44 +9,61 @@ namespace {
 
 constexpr double kEps = std::numeric_limits<double>::epsilon();
 
-inline double& at(double* a, int64_t cols, int64_t i, int64_t j) { return a[i * cols + j]; }
-inline double at(const double* a, int64_t cols, int64_t i, int64_t j) { return a[i * cols + j]; }
+inline double conj_of(double x) { return x; }
+inline Complex conj_of(Complex x) { return std::conj(x); }
+// LAPACK's cabs1 (izamax's pivot measure): |re| + |im|.
+inline double abs1(double x) { return std::fabs(x); }
+inline double abs1(Complex x) { return std::fabs(x.real()) + std::fabs(x.imag()); }
+inline double abs2(double x) { return x * x; }
+inline double abs2(Complex x) { return std::norm(x); }
+inline double real_of(double x) { return x; }
+inline double real_of(Complex x) { return x.real(); }
+
+template <typename S>
+S& at(S* a, int64_t cols, int64_t i, int64_t j) { return a[i * cols + j]; }
+template <typename S>
+S at(const S* a, int64_t cols, int64_t i, int64_t j) { return a[i * cols + j]; }
 
 // c = a b for n x n matrices.
-void matmul(const double* a, const double* b, double* c, int64_t n) {
+template <typename S>
+void matmul(const S* a, const S* b, S* c, int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
-    for (int64_t j = 0; j < n; ++j) c[i * n + j] = 0;
+    for (int64_t j = 0; j < n; ++j) c[i * n + j] = S(0);
     for (int64_t k = 0; k < n; ++k) {
-      const double aik = a[i * n + k];
+      const S aik = a[i * n + k];
       for (int64_t j = 0; j < n; ++j) c[i * n + j] += aik * b[k * n + j];
     }
   }
 }
 
+template <typename S>
+void swap_rows(S* b, int64_t cols, int64_t i, int64_t j) {
+  for (int64_t c = 0; c < cols; ++c) std::swap(at(b, cols, i, c), at(b, cols, j, c));
+}
+
 }  // namespace
 
-int64_t lu_factor(double* a, int64_t m, int64_t n, int64_t* piv) {
+template <typename S>
+int64_t lu_factor(S* a, int64_t m, int64_t n, int64_t* piv) {
   int64_t info = 0;
   const int64_t steps = std::min(m, n);
   for (int64_t j = 0; j < steps; ++j) {
     int64_t p = j;
-    double best = std::fabs(at(a, n, j, j));
+    double best = abs1(at(a, n, j, j));
     for (int64_t i = j + 1; i < m; ++i) {
-      const double v = std::fabs(at(a, n, i, j));
+      const double v = abs1(at(a, n, i, j));
       if (v > best) {
         best = v;
         p = i;
       }
     }
     piv[j] = p;
-    const double pivot = at(a, n, p, j);
-    if (pivot != 0) {
-      if (p != j) {
-        for (int64_t l = 0; l < n; ++l) std::swap(at(a, n, j, l), at(a, n, p, l));
-      }
+    const S pivot = at(a, n, p, j);
+    if (pivot != S(0)) {
+      if (p != j) swap_rows(a, n, j, p);
       // LAPACK scales by the reciprocal unless the pivot is tiny.
-      if (std::fabs(pivot) >= std::numeric_limits<double>::min()) {
-        const double r = 1.0 / pivot;
+      if (std::abs(pivot) >= std::numeric_limits<double>::min()) {
+        const S r = S(1) / pivot;
         for (int64_t i = j + 1; i < m; ++i) at(a, n, i, j) *= r;
       } else {
         for (int64_t i = j + 1; i < m; ++i) at(a, n, i, j) /= pivot;
@@ -55,153 +72,167 @@ int64_t lu_factor(double* a, int64_t m, int64_t n, int64_t* piv) {
       info = j + 1;
     }
     for (int64_t i = j + 1; i < m; ++i) {
-      const double l = at(a, n, i, j);
-      if (l == 0) continue;
+      const S l = at(a, n, i, j);
+      if (l == S(0)) continue;
       for (int64_t c = j + 1; c < n; ++c) at(a, n, i, c) -= l * at(a, n, j, c);
     }
   }
   return info;
 }
 
-void lu_solve(const double* lu, const int64_t* piv, int64_t n, double* b, int64_t k,
-              bool transpose) {
-  if (!transpose) {
+template <typename S>
+void lu_solve(const S* lu, const int64_t* piv, int64_t n, S* b, int64_t k, Op op) {
+  if (op == Op::kNone) {
     for (int64_t i = 0; i < n; ++i) {
-      if (piv[i] != i) {
-        for (int64_t c = 0; c < k; ++c) std::swap(at(b, k, i, c), at(b, k, piv[i], c));
-      }
+      if (piv[i] != i) swap_rows(b, k, i, piv[i]);
     }
-    triangular_solve(lu, n, /*upper=*/false, false, /*unit=*/true, true, b, n, k);
-    triangular_solve(lu, n, /*upper=*/true, false, false, true, b, n, k);
+    triangular_solve(lu, n, /*upper=*/false, Op::kNone, /*unit=*/true, true, b, n, k);
+    triangular_solve(lu, n, /*upper=*/true, Op::kNone, false, true, b, n, k);
     return;
   }
-  triangular_solve(lu, n, /*upper=*/true, /*transpose=*/true, false, true, b, n, k);
-  triangular_solve(lu, n, /*upper=*/false, /*transpose=*/true, /*unit=*/true, true, b, n, k);
+  // op(A) = op(U) op(L) P^T.
+  triangular_solve(lu, n, /*upper=*/true, op, false, true, b, n, k);
+  triangular_solve(lu, n, /*upper=*/false, op, /*unit=*/true, true, b, n, k);
   for (int64_t i = n - 1; i >= 0; --i) {
-    if (piv[i] != i) {
-      for (int64_t c = 0; c < k; ++c) std::swap(at(b, k, i, c), at(b, k, piv[i], c));
-    }
+    if (piv[i] != i) swap_rows(b, k, i, piv[i]);
   }
 }
 
-int64_t cholesky(double* a, int64_t n) {
-  for (int64_t j = 0; j < n; ++j) {
-    double d = at(a, n, j, j);
-    for (int64_t k = 0; k < j; ++k) d -= at(a, n, j, k) * at(a, n, j, k);
+template <typename S>
+int64_t cholesky(S* a, int64_t n) {
+  int64_t status = 0;
+  for (int64_t j = 0; j < n && status == 0; ++j) {
+    // The diagonal's real part, as LAPACK's potrf reads it.
+    double d = real_of(at(a, n, j, j));
+    for (int64_t k = 0; k < j; ++k) d -= abs2(at(a, n, j, k));
     if (!(d > 0)) {
-      for (int64_t r = 0; r < n; ++r) {
-        for (int64_t c = r + 1; c < n; ++c) at(a, n, r, c) = 0;
-      }
-      return j + 1;
+      status = j + 1;
+      break;
     }
     const double l = std::sqrt(d);
-    at(a, n, j, j) = l;
+    at(a, n, j, j) = S(l);
     for (int64_t i = j + 1; i < n; ++i) {
-      double v = at(a, n, i, j);
-      for (int64_t k = 0; k < j; ++k) v -= at(a, n, i, k) * at(a, n, j, k);
+      S v = at(a, n, i, j);
+      for (int64_t k = 0; k < j; ++k) v -= at(a, n, i, k) * conj_of(at(a, n, j, k));
       at(a, n, i, j) = v / l;
     }
   }
   for (int64_t r = 0; r < n; ++r) {
-    for (int64_t c = r + 1; c < n; ++c) at(a, n, r, c) = 0;
+    for (int64_t c = r + 1; c < n; ++c) at(a, n, r, c) = S(0);
   }
-  return 0;
+  return status;
 }
 
-void triangular_solve(const double* a, int64_t n, bool upper, bool transpose, bool unit,
-                      bool left, double* b, int64_t rows, int64_t cols) {
-  // A's element (i, j) of op(A).
-  auto op = [&](int64_t i, int64_t j) { return transpose ? at(a, n, j, i) : at(a, n, i, j); };
-  const bool lower = upper == transpose;  // op(A) is lower triangular
+template <typename S>
+void triangular_solve(const S* a, int64_t n, bool upper, Op op, bool unit, bool left, S* b,
+                      int64_t rows, int64_t cols) {
+  // Element (i, j) of op(A).
+  auto opa = [&](int64_t i, int64_t j) -> S {
+    if (op == Op::kNone) return at(a, n, i, j);
+    return op == Op::kTranspose ? at(a, n, j, i) : conj_of(at(a, n, j, i));
+  };
+  const bool lower = upper == (op != Op::kNone);  // op(A) is lower triangular
   if (left) {
     // op(A) X = B: X is n x cols.
     for (int64_t c = 0; c < cols; ++c) {
       if (lower) {
         for (int64_t i = 0; i < n; ++i) {
-          double v = at(b, cols, i, c);
-          for (int64_t j = 0; j < i; ++j) v -= op(i, j) * at(b, cols, j, c);
-          at(b, cols, i, c) = unit ? v : v / op(i, i);
+          S v = at(b, cols, i, c);
+          for (int64_t j = 0; j < i; ++j) v -= opa(i, j) * at(b, cols, j, c);
+          at(b, cols, i, c) = unit ? v : v / opa(i, i);
         }
       } else {
         for (int64_t i = n - 1; i >= 0; --i) {
-          double v = at(b, cols, i, c);
-          for (int64_t j = i + 1; j < n; ++j) v -= op(i, j) * at(b, cols, j, c);
-          at(b, cols, i, c) = unit ? v : v / op(i, i);
+          S v = at(b, cols, i, c);
+          for (int64_t j = i + 1; j < n; ++j) v -= opa(i, j) * at(b, cols, j, c);
+          at(b, cols, i, c) = unit ? v : v / opa(i, i);
         }
       }
     }
     return;
   }
-  // X op(A) = B: row r of X solves op(A)^T x = b_r, op(A)^T lower when op(A) is upper.
+  // X op(A) = B: row r of X solves op(A)^T x = b_r, op(A)^T upper when op(A) is lower.
   for (int64_t r = 0; r < rows; ++r) {
-    double* x = b + r * cols;
+    S* x = b + r * cols;
     if (!lower) {
       for (int64_t i = 0; i < n; ++i) {
-        double v = x[i];
-        for (int64_t j = 0; j < i; ++j) v -= op(j, i) * x[j];
-        x[i] = unit ? v : v / op(i, i);
+        S v = x[i];
+        for (int64_t j = 0; j < i; ++j) v -= opa(j, i) * x[j];
+        x[i] = unit ? v : v / opa(i, i);
       }
     } else {
       for (int64_t i = n - 1; i >= 0; --i) {
-        double v = x[i];
-        for (int64_t j = i + 1; j < n; ++j) v -= op(j, i) * x[j];
-        x[i] = unit ? v : v / op(i, i);
+        S v = x[i];
+        for (int64_t j = i + 1; j < n; ++j) v -= opa(j, i) * x[j];
+        x[i] = unit ? v : v / opa(i, i);
       }
     }
   }
 }
 
-void geqrf(double* a, int64_t m, int64_t n, double* tau) {
+// LAPACK's larfg then larf with conj(tau): reflector k zeroes column k below
+// the diagonal and is applied (as H^H) to the columns after it.
+template <typename S>
+void geqrf(S* a, int64_t m, int64_t n, S* tau) {
   const int64_t steps = std::min(m, n);
   for (int64_t k = 0; k < steps; ++k) {
-    const double alpha = at(a, n, k, k);
+    const S alpha = at(a, n, k, k);
     double xnorm = 0;
-    for (int64_t i = k + 1; i < m; ++i) xnorm = std::hypot(xnorm, at(a, n, i, k));
-    if (xnorm == 0) {
-      tau[k] = 0;  // H = I, as LAPACK's dlarfg
+    for (int64_t i = k + 1; i < m; ++i) xnorm = std::hypot(xnorm, std::abs(at(a, n, i, k)));
+    const double alphr = real_of(alpha);
+    const double alphi = std::abs(alpha - S(alphr));
+    if (xnorm == 0 && alphi == 0) {
+      tau[k] = S(0);  // H = I
       continue;
     }
-    const double beta = -std::copysign(std::hypot(alpha, xnorm), alpha);
-    tau[k] = (beta - alpha) / beta;
-    const double scale = 1.0 / (alpha - beta);
+    const double beta = -std::copysign(std::hypot(std::abs(alpha), xnorm), alphr);
+    tau[k] = (S(beta) - alpha) / beta;
+    const S scale = S(1) / (alpha - S(beta));
     for (int64_t i = k + 1; i < m; ++i) at(a, n, i, k) *= scale;
-    at(a, n, k, k) = beta;
-    // The rest of the columns: a -= tau v (v^T a), v = [1; a[k+1:, k]].
+    at(a, n, k, k) = S(beta);
+    const S tau_h = conj_of(tau[k]);
     for (int64_t j = k + 1; j < n; ++j) {
-      double w = at(a, n, k, j);
-      for (int64_t i = k + 1; i < m; ++i) w += at(a, n, i, k) * at(a, n, i, j);
-      w *= tau[k];
+      S w = at(a, n, k, j);  // v^H a_j, v = [1; a[k+1:, k]]
+      for (int64_t i = k + 1; i < m; ++i) w += conj_of(at(a, n, i, k)) * at(a, n, i, j);
+      w *= tau_h;
       at(a, n, k, j) -= w;
       for (int64_t i = k + 1; i < m; ++i) at(a, n, i, j) -= w * at(a, n, i, k);
     }
   }
 }
 
-void apply_q(const double* a, int64_t m, int64_t n, const double* tau, int64_t k, double* c,
-             int64_t cols, bool transpose) {
-  // Q = H_0 H_1 ... H_{k-1}: Q c applies H_{k-1} first.
+template <typename S>
+void apply_q(const S* a, int64_t m, int64_t n, const S* tau, int64_t k, S* c, int64_t cols,
+             bool adjoint) {
+  // Q = H_0 H_1 ... H_{k-1}, H_r = I - tau_r v v^H: Q c applies H_{k-1} first,
+  // Q^H c applies H_0^H first.
   for (int64_t step = 0; step < k; ++step) {
-    const int64_t r = transpose ? step : k - 1 - step;
-    if (tau[r] == 0) continue;
+    const int64_t r = adjoint ? step : k - 1 - step;
+    const S t = adjoint ? conj_of(tau[r]) : tau[r];
+    if (t == S(0)) continue;
     for (int64_t j = 0; j < cols; ++j) {
-      double w = at(c, cols, r, j);
-      for (int64_t i = r + 1; i < m; ++i) w += at(a, n, i, r) * at(c, cols, i, j);
-      w *= tau[r];
+      S w = at(c, cols, r, j);
+      for (int64_t i = r + 1; i < m; ++i) w += conj_of(at(a, n, i, r)) * at(c, cols, i, j);
+      w *= t;
       at(c, cols, r, j) -= w;
       for (int64_t i = r + 1; i < m; ++i) at(c, cols, i, j) -= w * at(a, n, i, r);
     }
   }
 }
 
-void eigh(double* a, int64_t n, double* w, double* v) {
+// A rotation of the pair (p, q) that zeroes a Hermitian matrix's a[p][q]:
+// with a[p][q] = r e^{i phi}, W = diag(e^{i phi}, 1) R, R the real Jacobi
+// rotation of [[a_pp, r], [r, a_qq]]; the matrix becomes W^H A W, V becomes V W.
+template <typename S>
+void eigh(S* a, int64_t n, double* w, S* v) {
   for (int64_t i = 0; i < n; ++i) {
-    for (int64_t j = 0; j < n; ++j) at(v, n, i, j) = i == j ? 1.0 : 0.0;
+    for (int64_t j = 0; j < n; ++j) at(v, n, i, j) = S(i == j ? 1.0 : 0.0);
   }
   for (int sweep = 0; sweep < 100; ++sweep) {
     double off = 0, total = 0;
     for (int64_t i = 0; i < n; ++i) {
       for (int64_t j = 0; j < n; ++j) {
-        const double x = at(a, n, i, j) * at(a, n, i, j);
+        const double x = abs2(at(a, n, i, j));
         total += x;
         if (i != j) off += x;
       }
@@ -209,30 +240,33 @@ void eigh(double* a, int64_t n, double* w, double* v) {
     if (!(off > kEps * kEps * total)) break;
     for (int64_t p = 0; p < n; ++p) {
       for (int64_t q = p + 1; q < n; ++q) {
-        const double apq = at(a, n, p, q);
-        if (apq == 0) continue;
-        const double theta = (at(a, n, q, q) - at(a, n, p, p)) / (2 * apq);
+        const S apq = at(a, n, p, q);
+        const double r = std::abs(apq);
+        if (r == 0) continue;
+        const S ph = apq / r;
+        const double theta = (real_of(at(a, n, q, q)) - real_of(at(a, n, p, p))) / (2 * r);
         const double t = std::copysign(1.0, theta) / (std::fabs(theta) + std::hypot(theta, 1.0));
         const double c = 1 / std::sqrt(t * t + 1), s = t * c;
-        for (int64_t k = 0; k < n; ++k) {  // columns p, q
-          const double akp = at(a, n, k, p), akq = at(a, n, k, q);
-          at(a, n, k, p) = c * akp - s * akq;
-          at(a, n, k, q) = s * akp + c * akq;
+        const S wpp = ph * c, wpq = ph * s;  // W = [[wpp, wpq], [-s, c]]
+        for (int64_t k = 0; k < n; ++k) {  // A W
+          const S akp = at(a, n, k, p), akq = at(a, n, k, q);
+          at(a, n, k, p) = wpp * akp - s * akq;
+          at(a, n, k, q) = wpq * akp + c * akq;
         }
-        for (int64_t k = 0; k < n; ++k) {  // rows p, q
-          const double apk = at(a, n, p, k), aqk = at(a, n, q, k);
-          at(a, n, p, k) = c * apk - s * aqk;
-          at(a, n, q, k) = s * apk + c * aqk;
+        for (int64_t k = 0; k < n; ++k) {  // W^H (A W)
+          const S apk = at(a, n, p, k), aqk = at(a, n, q, k);
+          at(a, n, p, k) = conj_of(wpp) * apk - s * aqk;
+          at(a, n, q, k) = conj_of(wpq) * apk + c * aqk;
         }
-        for (int64_t k = 0; k < n; ++k) {
-          const double vkp = at(v, n, k, p), vkq = at(v, n, k, q);
-          at(v, n, k, p) = c * vkp - s * vkq;
-          at(v, n, k, q) = s * vkp + c * vkq;
+        for (int64_t k = 0; k < n; ++k) {  // V W
+          const S vkp = at(v, n, k, p), vkq = at(v, n, k, q);
+          at(v, n, k, p) = wpp * vkp - s * vkq;
+          at(v, n, k, q) = wpq * vkp + c * vkq;
         }
       }
     }
   }
-  for (int64_t i = 0; i < n; ++i) w[i] = at(a, n, i, i);
+  for (int64_t i = 0; i < n; ++i) w[i] = real_of(at(a, n, i, i));
   // Ascending, by selection (n is small), moving the vectors along.
   for (int64_t i = 0; i < n; ++i) {
     int64_t best = i;
@@ -245,10 +279,11 @@ void eigh(double* a, int64_t n, double* w, double* v) {
   }
 }
 
-void complete_basis(double* q, int64_t m, int64_t cols, int64_t k) {
+template <typename S>
+void complete_basis(S* q, int64_t m, int64_t cols, int64_t k) {
   auto norm_of = [&](int64_t col) {
     double norm = 0;
-    for (int64_t i = 0; i < m; ++i) norm += at(q, cols, i, col) * at(q, cols, i, col);
+    for (int64_t i = 0; i < m; ++i) norm += abs2(at(q, cols, i, col));
     return norm;
   };
   for (int64_t col = 0; col < cols; ++col) {
@@ -257,13 +292,15 @@ void complete_basis(double* q, int64_t m, int64_t cols, int64_t k) {
     // so far are projected out (twice, for orthogonality to rounding).
     double norm = 0;
     for (int64_t e = 0; e < m; ++e) {
-      for (int64_t i = 0; i < m; ++i) at(q, cols, i, col) = i == e ? 1.0 : 0.0;
+      for (int64_t i = 0; i < m; ++i) at(q, cols, i, col) = S(i == e ? 1.0 : 0.0);
       for (int pass = 0; pass < 2; ++pass) {
         for (int64_t other = 0; other < cols; ++other) {
           if (other == col || (other > col && other >= k)) continue;  // not set yet
           if (other > col && norm_of(other) < 0.25) continue;         // a zero column
-          double dot = 0;
-          for (int64_t i = 0; i < m; ++i) dot += at(q, cols, i, other) * at(q, cols, i, col);
+          S dot = S(0);
+          for (int64_t i = 0; i < m; ++i) {
+            dot += conj_of(at(q, cols, i, other)) * at(q, cols, i, col);
+          }
           for (int64_t i = 0; i < m; ++i) at(q, cols, i, col) -= dot * at(q, cols, i, other);
         }
       }
@@ -275,36 +312,42 @@ void complete_basis(double* q, int64_t m, int64_t cols, int64_t k) {
   }
 }
 
-void svd_tall(double* a, int64_t m, int64_t n, double* u, double* s, double* vt, double* scratch) {
-  // u = a (m x n), v = I (n x n, kept in vt and transposed at the end).
-  double* v = vt;
+// One-sided Jacobi: rotate column pairs of u = a until they are orthogonal,
+// applying the same rotations to v; then s = the columns' norms.
+template <typename S>
+void svd_tall(S* a, int64_t m, int64_t n, S* u, double* s, S* vh) {
+  S* v = vh;  // n x n, conjugate-transposed at the end
   for (int64_t i = 0; i < m * n; ++i) u[i] = a[i];
   for (int64_t i = 0; i < n; ++i) {
-    for (int64_t j = 0; j < n; ++j) at(v, n, i, j) = i == j ? 1.0 : 0.0;
+    for (int64_t j = 0; j < n; ++j) at(v, n, i, j) = S(i == j ? 1.0 : 0.0);
   }
   for (int sweep = 0; sweep < 80; ++sweep) {
     bool rotated = false;
     for (int64_t p = 0; p < n; ++p) {
       for (int64_t q = p + 1; q < n; ++q) {
-        double alpha = 0, beta = 0, gamma = 0;
+        double alpha = 0, beta = 0;
+        S gamma = S(0);
         for (int64_t i = 0; i < m; ++i) {
-          const double up = at(u, n, i, p), uq = at(u, n, i, q);
-          alpha += up * up;
-          beta += uq * uq;
-          gamma += up * uq;
+          const S up = at(u, n, i, p), uq = at(u, n, i, q);
+          alpha += abs2(up);
+          beta += abs2(uq);
+          gamma += conj_of(up) * uq;
         }
-        if (gamma == 0 || std::fabs(gamma) <= kEps * std::sqrt(alpha * beta)) continue;
+        const double g = std::abs(gamma);
+        if (g == 0 || g <= kEps * std::sqrt(alpha * beta)) continue;
         rotated = true;
-        const double zeta = (beta - alpha) / (2 * gamma);
+        // Column q turned by conj(gamma)'s phase makes the pair's product real.
+        const S ph = conj_of(gamma / g);
+        const double zeta = (beta - alpha) / (2 * g);
         const double t = std::copysign(1.0, zeta) / (std::fabs(zeta) + std::hypot(1.0, zeta));
         const double c = 1 / std::sqrt(1 + t * t), sn = c * t;
         for (int64_t i = 0; i < m; ++i) {
-          const double up = at(u, n, i, p), uq = at(u, n, i, q);
+          const S up = at(u, n, i, p), uq = at(u, n, i, q) * ph;
           at(u, n, i, p) = c * up - sn * uq;
           at(u, n, i, q) = sn * up + c * uq;
         }
         for (int64_t i = 0; i < n; ++i) {
-          const double vp = at(v, n, i, p), vq = at(v, n, i, q);
+          const S vp = at(v, n, i, p), vq = at(v, n, i, q) * ph;
           at(v, n, i, p) = c * vp - sn * vq;
           at(v, n, i, q) = sn * vp + c * vq;
         }
@@ -314,7 +357,7 @@ void svd_tall(double* a, int64_t m, int64_t n, double* u, double* s, double* vt,
   }
   for (int64_t j = 0; j < n; ++j) {
     double norm = 0;
-    for (int64_t i = 0; i < m; ++i) norm += at(u, n, i, j) * at(u, n, i, j);
+    for (int64_t i = 0; i < m; ++i) norm += abs2(at(u, n, i, j));
     s[j] = std::sqrt(norm);
   }
   // Descending singular values, columns of u and v along.
@@ -328,41 +371,47 @@ void svd_tall(double* a, int64_t m, int64_t n, double* u, double* s, double* vt,
     for (int64_t k = 0; k < m; ++k) std::swap(at(u, n, k, i), at(u, n, k, best));
     for (int64_t k = 0; k < n; ++k) std::swap(at(v, n, k, i), at(v, n, k, best));
   }
-  const double tiny = s[0] * kEps * static_cast<double>(m);
+  const double tiny = (n > 0 ? s[0] : 0.0) * kEps * static_cast<double>(m);
+  bool any_zero = false;
   for (int64_t j = 0; j < n; ++j) {
-    const double r = s[j] > tiny && s[j] > 0 ? 1 / s[j] : 0;
+    const bool zero = !(s[j] > tiny && s[j] > 0);
+    any_zero = any_zero || zero;
+    const double r = zero ? 0 : 1 / s[j];
     for (int64_t i = 0; i < m; ++i) at(u, n, i, j) *= r;
   }
   // Zero singular values leave zero columns in u: complete them.
-  bool any_zero = false;
-  for (int64_t j = 0; j < n; ++j) any_zero = any_zero || !(s[j] > tiny && s[j] > 0);
   if (any_zero) complete_basis(u, m, n, n);
-  (void)scratch;
-  // vt = v^T, in place.
+  // vh = v^H, in place.
   for (int64_t i = 0; i < n; ++i) {
-    for (int64_t j = i + 1; j < n; ++j) std::swap(at(v, n, i, j), at(v, n, j, i));
+    at(v, n, i, i) = conj_of(at(v, n, i, i));
+    for (int64_t j = i + 1; j < n; ++j) {
+      const S x = at(v, n, i, j);
+      at(v, n, i, j) = conj_of(at(v, n, j, i));
+      at(v, n, j, i) = conj_of(x);
+    }
   }
 }
 
-void matrix_exp(const double* a, int64_t n, double* out, double* scratch) {
+template <typename S>
+void matrix_exp(const S* a, int64_t n, S* out, S* scratch) {
   static const double b[] = {64764752532480000.0, 32382376266240000.0, 7771770303897600.0,
                              1187353796428800.0,  129060195264000.0,   10559470521600.0,
                              670442572800.0,      33522128640.0,       1323241920.0,
                              40840800.0,          960960.0,            16380.0,
                              182.0,               1.0};
   const int64_t nn = n * n;
-  double* x = scratch;
-  double* a2 = x + nn;
-  double* a4 = a2 + nn;
-  double* a6 = a4 + nn;
-  double* u = a6 + nn;
-  double* v = u + nn;
-  double* t = v + nn;
+  S* x = scratch;
+  S* a2 = x + nn;
+  S* a4 = a2 + nn;
+  S* a6 = a4 + nn;
+  S* u = a6 + nn;
+  S* v = u + nn;
+  S* t = v + nn;
   int64_t* piv = reinterpret_cast<int64_t*>(t + nn);
   double norm = 0;
   for (int64_t j = 0; j < n; ++j) {
     double col = 0;
-    for (int64_t i = 0; i < n; ++i) col += std::fabs(a[i * n + j]);
+    for (int64_t i = 0; i < n; ++i) col += std::abs(a[i * n + j]);
     norm = std::max(norm, col);
   }
   int squarings = 0;
@@ -389,16 +438,33 @@ void matrix_exp(const double* a, int64_t n, double* out, double* scratch) {
   }
   // (V - U) X = (V + U).
   for (int64_t i = 0; i < nn; ++i) {
-    const double vi = v[i], ui = t[i];
+    const S vi = v[i], ui = t[i];
     v[i] = vi - ui;
     out[i] = vi + ui;
   }
   lu_factor(v, n, n, piv);
-  lu_solve(v, piv, n, out, n, false);
+  lu_solve(v, piv, n, out, n, Op::kNone);
   for (int s = 0; s < squarings; ++s) {
     matmul(out, out, t, n);
     for (int64_t i = 0; i < nn; ++i) out[i] = t[i];
   }
 }
+
+#define EMBER_LINALG_INSTANTIATE(S)                                                        \
+  template int64_t lu_factor<S>(S*, int64_t, int64_t, int64_t*);                          \
+  template void lu_solve<S>(const S*, const int64_t*, int64_t, S*, int64_t, Op);          \
+  template int64_t cholesky<S>(S*, int64_t);                                              \
+  template void triangular_solve<S>(const S*, int64_t, bool, Op, bool, bool, S*, int64_t, \
+                                    int64_t);                                             \
+  template void geqrf<S>(S*, int64_t, int64_t, S*);                                       \
+  template void apply_q<S>(const S*, int64_t, int64_t, const S*, int64_t, S*, int64_t,    \
+                           bool);                                                         \
+  template void eigh<S>(S*, int64_t, double*, S*);                                        \
+  template void svd_tall<S>(S*, int64_t, int64_t, S*, double*, S*);                      \
+  template void complete_basis<S>(S*, int64_t, int64_t, int64_t);                         \
+  template void matrix_exp<S>(const S*, int64_t, S*, S*);
+EMBER_LINALG_INSTANTIATE(double)
+EMBER_LINALG_INSTANTIATE(Complex)
+#undef EMBER_LINALG_INSTANTIATE
 
 }  // namespace ember::kernels::linalg
