@@ -93,7 +93,7 @@ def _to_array(x: Any, index: int) -> tuple[np.ndarray, int]:
     if _is_torch_tensor(x):
         import torch
 
-        x = x.detach().cpu().contiguous()
+        x = x.detach().cpu().resolve_conj().resolve_neg().contiguous()
         if x.dtype == torch.bfloat16:
             return x.view(torch.int16).numpy(), _BFLOAT16
         x = x.numpy()

@@ -718,17 +718,17 @@ spec("upsample_bilinear2d_aa_mixed",
      aten=("_upsample_bilinear2d_aa.default",))
 
 
-# Linear algebra (float32 and float64), on well-conditioned matrices.
+# Linear algebra (float and complex), on well-conditioned matrices.
 def _square(d, g, n=4, batch=()):
     return (make((*batch, n, n), d, g) + 4 * torch.eye(n, dtype=d)).to(d)
 
 
 def _spd(d, g, n=4, batch=()):
     a = make((*batch, n, n), d, g)
-    return (a @ a.mT + n * torch.eye(n, dtype=d)).to(d)
+    return (a @ a.mH + n * torch.eye(n, dtype=d)).to(d)
 
 
-_LA = (f32, f64)
+_LA = (f32, f64, c64, c128)
 _la_cases = lambda fn: {"rand": lambda d, g: fn(d, g, ()), "batched": lambda d, g: fn(d, g, (2, 3))}
 spec("cholesky", lambda a: torch.linalg.cholesky(a), _la_cases(lambda d, g, b: (_spd(d, g, batch=b),)), _LA, 16)
 spec("cholesky_upper", lambda a: torch.linalg.cholesky(a, upper=True),

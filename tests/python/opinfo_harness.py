@@ -13,6 +13,8 @@ An op's outcome in a dtype is one of:
   fail          some captured sample fails; `reason` says where and why
   not_captured  torch.export captures none of its samples (outside Ember)
   random        eager gives different results for the same inputs
+  training_only every captured sample asks for training-mode behaviour (dropout,
+                batch norm updating running statistics), which export refuses
   no_samples    OpInfo has no samples for that dtype
 """
 
@@ -51,7 +53,7 @@ TOLERANCE = {  # dtype -> (rtol, atol), float32 math against eager float32 math
 
 @dataclasses.dataclass
 class Outcome:
-    status: str  # pass | fail | not_captured | random | no_samples
+    status: str  # pass | fail | not_captured | random | training_only | no_samples
     reason: str = ""
     samples: int = 0  # samples that torch.export captured
 
@@ -196,6 +198,15 @@ class NotCaptured(Exception):
     """torch.export could not capture the samples: outside Ember."""
 
 
+class TrainingOnly(Exception):
+    """Ember refuses the samples by design: training-mode behaviour (dropout,
+    batch norm updating running statistics), which a device program must not
+    have (ember.passes.training_ops)."""
+
+
+TRAINING_HINT = "export the model in eval mode"
+
+
 def _run_batch(fn: Callable[..., Any], batch: list[tuple[tuple, list[torch.Tensor]]],
                dtype: torch.dtype, path: str,
                comparator: Callable[[list[Any], list[torch.Tensor]], None] | None) -> None:
@@ -210,6 +221,8 @@ def _run_batch(fn: Callable[..., Any], batch: list[tuple[tuple, list[torch.Tenso
     except ExportError as error:
         if str(error).startswith("torch.export could not capture"):
             raise NotCaptured(str(error)) from None
+        if TRAINING_HINT in str(error):
+            raise TrainingOnly(str(error)) from None
         raise SampleFailure(None, error) from None
     except Exception as error:
         raise SampleFailure(None, error) from None
@@ -234,14 +247,23 @@ class SampleFailure(Exception):
         self.error = error
 
 
-def _captures(fn: Callable[..., Any], one: tuple[tuple, list[torch.Tensor]]) -> bool:
+def _classify(fn: Callable[..., Any], one: tuple[tuple, list[torch.Tensor]]) -> str:
+    """"ok", "not_captured" (torch.export fails) or "training" (Ember refuses
+    its training-mode ops) for one sample."""
+    from ember import ExportError
+    from ember.passes.capture import decompose
+
     layout, tensors = one
     try:
         with torch.no_grad():
-            torch.export.export(_SampleModule(fn, [layout]), tuple(_clone(tensors)))
-        return True
+            exported = torch.export.export(_SampleModule(fn, [layout]), tuple(_clone(tensors)))
     except Exception:
-        return False
+        return "not_captured"
+    try:
+        decompose(exported)  # refuses training-mode ops, before and after decomposing
+    except ExportError as error:
+        return "training" if TRAINING_HINT in str(error) else "ok"
+    return "ok"
 
 
 def run_op(info: Any, dtype: torch.dtype, workdir: str | None = None,
@@ -272,17 +294,22 @@ def run_op(info: Any, dtype: torch.dtype, workdir: str | None = None,
         try:
             _run_batch(fn, batch, dtype, path, comparator)
             return Outcome("pass", samples=len(batch))
-        except NotCaptured:
-            # Leave out the samples torch.export cannot capture, try the rest.
-            kept = [i for i, one in enumerate(batch) if _captures(fn, one)]
+        except (NotCaptured, TrainingOnly):
+            # Leave out the samples torch.export cannot capture and those in
+            # training mode, try the rest.
+            kinds = [_classify(fn, one) for one in batch]
+            kept = [i for i, kind in enumerate(kinds) if kind == "ok"]
             if not kept:
+                if "training" in kinds:
+                    return Outcome("training_only", "every sample asks for training-mode "
+                                   "behaviour, which export refuses by design")
                 return Outcome("not_captured", "torch.export captures none of its samples")
         except SampleFailure as failure:
             return Outcome("fail", _failure_text(failure, samples, kept), len(batch))
         try:
             _run_batch(fn, [batch[i] for i in kept], dtype, path, comparator)
             return Outcome("pass", samples=len(kept))
-        except NotCaptured as error:  # each captures alone but not together
+        except (NotCaptured, TrainingOnly) as error:  # each captures alone but not together
             return Outcome("fail", f"the samples capture one by one, not together: {error}",
                            len(kept))
         except SampleFailure as failure:

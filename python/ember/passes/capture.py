@@ -10,7 +10,7 @@ from typing import Any
 
 import torch
 
-from ember.passes.decompositions import extra_decompositions
+from ember.passes.decompositions import KEPT_WHOLE, extra_decompositions
 from ember.passes.graph import ExportError, ProgramGraph
 from ember.passes.training_ops import refuse_training_ops
 
@@ -94,6 +94,8 @@ def _decompositions() -> Any:
     table = torch.export.default_decompositions()
     table[torch.ops.aten.scaled_dot_product_attention.default] = _attention
     table.update(extra_decompositions())
+    for op in KEPT_WHOLE:
+        table.pop(op, None)
     return table
 
 

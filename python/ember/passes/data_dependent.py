@@ -3,12 +3,12 @@
 nonzero, masked_select, unique, unique_consecutive and bincount return
 tensors whose length depends on the values, not the shapes: torch.export
 names that length with an unbacked symbol (u0). Planning memory needs an upper
-bound for it. torch already bounds some (nonzero: at most the input's element
-count); this pass adds the bound the op implies where torch left none (unique
-along a dim: at most that dim's size; bincount of 8- or 16-bit integers: at
-most 2^bits bins), so such models export without the user naming one. The
-kernel then resizes its output within the bound and the caller sees the true
-size. A size no op bounds (bincount of int64 values, x.item()) keeps failing
+bound for it. This pass sets the bound the op implies (nonzero, unique: at
+most the input's element count; masked_select: the broadcast shape's; unique
+along a dim: that dim's size; bincount of 8- or 16-bit integers: 2^bits bins),
+replacing torch's where it has one (torch's for masked_select ignores
+broadcasting), so such models export without the user naming one. The kernel
+then resizes its output within the bound and the caller sees the true size. A size no op bounds (bincount of int64 values, x.item()) keeps failing
 in the emitter, with a message that says how to bound it.
 """
 
@@ -54,6 +54,21 @@ def _input_numel(node: Node, ranges: dict[Any, Any]) -> int | None:
     return _numel_bound(fake, ranges) if fake is not None else None
 
 
+def _broadcast_numel(node: Node, ranges: dict[Any, Any]) -> int | None:
+    """masked_select(self, mask): at most the broadcast shape's element count."""
+    fakes = [_fake(a) for a in node.args[:2]]
+    if any(f is None for f in fakes):
+        return None
+    shape = torch.broadcast_shapes(*(f.shape for f in fakes))
+    bound = 1
+    for size in shape:
+        upper = _upper(size if isinstance(size, int) else size.node.expr, ranges)
+        if upper is None:
+            return None
+        bound *= upper
+    return bound
+
+
 def _unique_dim_bound(node: Node, ranges: dict[Any, Any]) -> int | None:
     fake = _fake(node.args[0])
     dim = node.args[1] if len(node.args) > 1 else node.kwargs.get("dim")
@@ -92,12 +107,15 @@ def _bincount_bound(node: Node, ranges: dict[Any, Any]) -> int | None:
 # op -> the upper bound of its data-dependent output length, or None.
 BOUNDS: dict[Any, Callable[[Node, dict[Any, Any]], int | None]] = {
     aten.nonzero.default: _input_numel,
-    aten.masked_select.default: _input_numel,
+    aten.masked_select.default: _broadcast_numel,
     aten._unique2.default: _input_numel,
     aten.unique_consecutive.default: _unique_consecutive_bound,
     aten.unique_dim.default: _unique_dim_bound,
     aten.bincount.default: _bincount_bound,
 }
+
+# Ops whose bound torch sets too small.
+_TORCH_BOUND_WRONG = {aten.masked_select.default}
 
 # Why a size stays unbounded, for the emitter's error (by op packet: the
 # emitter sees out-variants).
@@ -130,13 +148,18 @@ def bound_data_dependent_sizes(program: ProgramGraph) -> ProgramGraph:
             if bound_of is None:
                 continue
             for symbol in _unbacked_symbols(node):
-                known = ranges.get(symbol, ValueRanges.unknown_int())
-                if known.upper.is_number and known.upper <= _INT_LIMIT:
-                    continue
                 bound = bound_of(node, ranges)
-                if bound is not None:
-                    lower = known.lower if known.lower.is_number else 0
-                    ranges[symbol] = ValueRanges(lower, bound)
+                if bound is None:
+                    continue
+                known = ranges.get(symbol, ValueRanges.unknown_int())
+                # A tighter bound torch or the user (torch._check) set stays,
+                # except where torch's is wrong (masked_select's ignores
+                # broadcasting).
+                if (node.target not in _TORCH_BOUND_WRONG and known.upper.is_number
+                        and known.upper < bound):
+                    bound = int(known.upper)
+                lower = known.lower if known.lower.is_number else 0
+                ranges[symbol] = ValueRanges(min(lower, bound), bound)
     return program
 
 

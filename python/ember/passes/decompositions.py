@@ -33,6 +33,11 @@ def _no_op(x: torch.Tensor) -> torch.Tensor:
     return aten.alias.default(x)
 
 
+# PyTorch decomposes these into code torch.export cannot trace (take's reads
+# a data-dependent size); Ember runs them as kernels.
+KEPT_WHOLE = (aten.take.default,)
+
+
 def extra_decompositions() -> dict[Any, Any]:
     return {
         aten.real.default: _real,

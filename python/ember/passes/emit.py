@@ -261,8 +261,9 @@ class _Emitter:
                      else torch.get_default_dtype())
             return self._constant_value(torch.tensor(value, dtype=dtype))
         if isinstance(value, complex):
-            raise ExportError(f"{what}: a complex Python number ({value}) cannot be passed as a "
-                              f"Scalar; multiply by a complex tensor instead")
+            # The .pte has no complex scalar: a complex Scalar travels as a
+            # one-element ComplexDouble constant, which kernels read as a Scalar.
+            return self._constant_value(torch.tensor(value, dtype=torch.complex128))
         if isinstance(value, bool):
             return self._bool(value)
         if isinstance(value, torch.dtype):

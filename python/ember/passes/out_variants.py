@@ -120,10 +120,22 @@ _SYMBOLIC_OPS = {aten.sym_size.int, aten.sym_numel.default}
 def to_out_variants(program: ProgramGraph) -> ProgramGraph:
     for module in all_graphs(program):
         for node in list(module.graph.nodes):
-            if is_kernel_call(node) and not _is_out_call(node):
+            if is_kernel_call(node) and not node.target._schema.returns:
+                _bind_by_name(node)
+            elif is_kernel_call(node) and not _is_out_call(node):
                 _convert(module.graph, node)
         module.recompile()
     return program
+
+
+def _bind_by_name(node: Node) -> None:
+    """An op that returns nothing keeps its target; its arguments are bound by
+    name, as the emitter reads them."""
+    kwargs = dict(node.kwargs)
+    for schema_arg, value in zip(node.target._schema.arguments, node.args):
+        kwargs[schema_arg.name] = value
+    node.args = ()
+    node.kwargs = kwargs
 
 
 def _is_out_call(node: Node) -> bool:
