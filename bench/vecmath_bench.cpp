@@ -2,11 +2,15 @@
 // math and normalisation families (f32-vunary, f32-vbinary, f32-softmax,
 // f32-layernorm, f32-reduce) this CPU supports, against the plain loop over
 // std:: functions that the CPU backend ran before them, at sizes that live in
-// L1, L2 and memory. With --accuracy, instead, the largest error of every
-// unary function over all 2^32 floats, per variant. Not a test: run it by
-// hand (bench/README.md).
+// L1, L2 and memory; then every variant of f32-dwconv, f32-winograd and
+// f32-attention on model layers (MobileNetV2's depthwise layers, ResNet's 3x3
+// convolutions, BERT's and ViT's attention). Every table has the widest
+// variant's speed-up over the AVX2 one where both run. With --accuracy,
+// instead, the largest error of every unary function over all 2^32 floats,
+// per variant. Not a test: run it by hand (bench/README.md).
 //
-//   ember_vecmath_bench [--seconds S] [--sizes N,N,...] [--only NAME] [--accuracy]
+//   ember_vecmath_bench [--seconds S] [--sizes N,N,...] [--only NAME]
+//                       [--accuracy [--variant NAME]]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -21,11 +25,15 @@
 #include <vector>
 
 #include "kernels/optimized/cpu_features.h"
+#include "kernels/optimized/f32-attention/f32_attention.h"
+#include "kernels/optimized/f32-dwconv/f32_dwconv.h"
+#include "kernels/optimized/f32-gemm/f32_gemm.h"
 #include "kernels/optimized/f32-layernorm/f32_layernorm.h"
 #include "kernels/optimized/f32-reduce/f32_reduce.h"
 #include "kernels/optimized/f32-softmax/f32_softmax.h"
 #include "kernels/optimized/f32-vbinary/f32_vbinary.h"
 #include "kernels/optimized/f32-vunary/f32_vunary.h"
+#include "kernels/optimized/f32-winograd/f32_winograd.h"
 
 namespace ember {
 namespace {
@@ -115,8 +123,8 @@ double read_gbps(size_t bytes) {
 
 // One result line: the baseline (the std:: loop) and every variant, as ns
 // per element, the best variant's GB/s (bytes moved per element given), that
-// as a share of the read bandwidth for the same footprint, and its speed-up
-// over the baseline.
+// as a share of the read bandwidth for the same footprint, its speed-up
+// over the baseline, and the widest variant's over the AVX2 one.
 struct Row {
   std::string name;
   size_t n;
@@ -128,7 +136,20 @@ struct Row {
 void print_header(const std::vector<const char*>& variant_names) {
   std::printf("\n%-34s %9s %11s", "kernel", "elements", "std loop");
   for (const char* v : variant_names) std::printf(" %11s", v);
-  std::printf(" %9s %8s %8s\n", "best GB/s", "of read", "speed-up");
+  std::printf(" %9s %8s %8s %8s\n", "best GB/s", "of read", "speed-up", "vs avx2");
+}
+
+// The AVX2 variant's time over the first (widest) variant's, as "1.23x";
+// "-" unless both ran and the first is not the AVX2 one.
+std::string vs_avx2(const std::vector<std::pair<const char*, double>>& variants) {
+  for (const auto& v : variants) {
+    if (std::strcmp(v.first, "avx2") == 0 && std::strcmp(variants[0].first, "avx2") != 0) {
+      char buf[32];
+      std::snprintf(buf, sizeof(buf), "%.2fx", v.second / variants[0].second);
+      return buf;
+    }
+  }
+  return "-";
 }
 
 void print_row(const Row& r) {
@@ -141,7 +162,8 @@ void print_row(const Row& r) {
   }
   const double gbps = r.bytes_per_element * n / best;
   const double read = read_gbps(static_cast<size_t>(r.bytes_per_element * n));
-  std::printf(" %9.1f %7.0f%% %7.1fx\n", gbps, 100.0 * gbps / read, r.baseline_ns / best);
+  std::printf(" %9.1f %7.0f%% %7.1fx %8s\n", gbps, 100.0 * gbps / read, r.baseline_ns / best,
+              vs_avx2(r.variants).c_str());
 }
 
 template <typename Config>
@@ -152,6 +174,13 @@ std::vector<const Config*> supported(size_t count, const Config& (*variant)(size
     if (is_supported(variant(i))) out.push_back(&variant(i));
   }
   return out;
+}
+
+template <typename Config>
+std::vector<const char*> names_of(const std::vector<const Config*>& variants) {
+  std::vector<const char*> names;
+  for (const Config* v : variants) names.push_back(v->name);
+  return names;
 }
 
 // --- the baselines: what backends/cpu/runtime/ops/elementwise_ops.cpp ran
@@ -207,8 +236,7 @@ static_assert(sizeof(kStdUnary) / sizeof(kStdUnary[0]) == opt::kF32UnaryOpCount,
 void bench_unary(const std::vector<size_t>& sizes, const std::string& only) {
   const auto variants = supported(opt::f32_vunary_num_variants(), opt::f32_vunary_variant,
                                   opt::f32_vunary_variant_supported);
-  std::vector<const char*> names;
-  for (const auto* v : variants) names.push_back(v->name);
+  const std::vector<const char*> names = names_of(variants);
   std::printf("\n== f32-vunary: y = clamp(f(x)), 8 bytes per element ==");
   print_header(names);
   for (size_t o = 0; o < opt::kF32UnaryOpCount; ++o) {
@@ -233,8 +261,7 @@ void bench_unary(const std::vector<size_t>& sizes, const std::string& only) {
 void bench_binary(const std::vector<size_t>& sizes, const std::string& only) {
   const auto variants = supported(opt::f32_vbinary_num_variants(), opt::f32_vbinary_variant,
                                   opt::f32_vbinary_variant_supported);
-  std::vector<const char*> names;
-  for (const auto* v : variants) names.push_back(v->name);
+  const std::vector<const char*> names = names_of(variants);
   std::printf("\n== f32-vbinary: add; per-channel NHWC through the broadcast plan ==");
   print_header(names);
   const opt::F32VBinaryParams p{-INFINITY, INFINITY};
@@ -287,8 +314,7 @@ void bench_softmax(const std::string& only) {
   if (!only.empty() && std::string("softmax").find(only) == std::string::npos) return;
   const auto variants = supported(opt::f32_softmax_num_variants(), opt::f32_softmax_variant,
                                   opt::f32_softmax_variant_supported);
-  std::vector<const char*> names;
-  for (const auto* v : variants) names.push_back(v->name);
+  const std::vector<const char*> names = names_of(variants);
   std::printf("\n== f32-softmax: rows x n; the baseline is the portable algorithm in float ==");
   print_header(names);
   struct Shape {
@@ -360,8 +386,7 @@ void bench_layernorm(const std::string& only) {
   if (!only.empty() && std::string("layernorm rmsnorm").find(only) == std::string::npos) return;
   const auto variants = supported(opt::f32_layernorm_num_variants(), opt::f32_layernorm_variant,
                                   opt::f32_layernorm_variant_supported);
-  std::vector<const char*> names;
-  for (const auto* v : variants) names.push_back(v->name);
+  const std::vector<const char*> names = names_of(variants);
   std::printf("\n== f32-layernorm: rows x n, weight (bias); baseline: portable (double sums) ==");
   print_header(names);
   struct Shape {
@@ -412,8 +437,7 @@ void bench_reduce(const std::string& only) {
   if (!only.empty() && std::string("reduce sum mean max").find(only) == std::string::npos) return;
   const auto variants = supported(opt::f32_reduce_num_variants(), opt::f32_reduce_variant,
                                   opt::f32_reduce_variant_supported);
-  std::vector<const char*> names;
-  for (const auto* v : variants) names.push_back(v->name);
+  const std::vector<const char*> names = names_of(variants);
   std::printf("\n== f32-reduce: [outer, size, inner] -> [outer, inner], 4 bytes per element ==");
   print_header(names);
   struct Shape {
@@ -449,6 +473,175 @@ void bench_reduce(const std::string& only) {
                             })});
     }
     print_row(r);
+  }
+}
+
+// --- model layers: depthwise and Winograd convolution, attention ---
+
+// One line of a layer table: each variant's time per call in microseconds and
+// the widest variant's speed-up over the AVX2 one.
+void print_layer_header(const char* what, const std::vector<const char*>& variant_names) {
+  std::printf("\n%-44s", what);
+  for (const char* v : variant_names) std::printf(" %11s", v);
+  std::printf(" %8s\n", "vs avx2");
+}
+
+void print_layer_row(const std::string& name,
+                     const std::vector<std::pair<const char*, double>>& variants) {
+  std::printf("%-44s", name.c_str());
+  for (const auto& v : variants) std::printf(" %8.1f us", v.second / 1e3);
+  std::printf(" %8s\n", vs_avx2(variants).c_str());
+}
+
+void bench_dwconv(const std::string& only) {
+  if (!only.empty() && std::string("dwconv depthwise").find(only) == std::string::npos) return;
+  const auto variants = supported(opt::f32_dwconv_num_variants(), opt::f32_dwconv_variant,
+                                  opt::f32_dwconv_variant_supported);
+  const std::vector<const char*> names = names_of(variants);
+  std::printf("\n== f32-dwconv: MobileNetV2's depthwise 3x3 layers, EfficientNet-B0's 5x5 "
+              "and ConvNeXt-T's 7x7 (looped taps), NHWC, one thread ==");
+  print_layer_header("layer (input HxWxC, window, stride)", names);
+  struct Layer {
+    size_t h, w, c, k, stride;
+  };
+  for (const Layer l : {Layer{112, 112, 32, 3, 1}, Layer{112, 112, 96, 3, 2},
+                        Layer{56, 56, 144, 3, 1}, Layer{56, 56, 144, 3, 2},
+                        Layer{28, 28, 192, 3, 1}, Layer{28, 28, 192, 3, 2},
+                        Layer{14, 14, 384, 3, 1}, Layer{14, 14, 576, 3, 1},
+                        Layer{14, 14, 576, 3, 2}, Layer{7, 7, 960, 3, 1},
+                        Layer{28, 28, 240, 5, 1}, Layer{14, 14, 672, 5, 1},
+                        Layer{56, 56, 96, 7, 1}}) {
+    const size_t pad = l.k / 2, taps = l.k * l.k;
+    const size_t oh = (l.h + 2 * pad - l.k) / l.stride + 1;
+    const size_t ow = (l.w + 2 * pad - l.k) / l.stride + 1;
+    const opt::F32DwconvShape shape{1, l.c, l.h, l.w, oh, ow, l.k, l.k, l.stride, l.stride,
+                                    pad, pad, 1, 1};
+    const std::vector<float> x = random_vector(l.h * l.w * l.c, -1, 1, 9);
+    const std::vector<float> w = random_vector(l.c * taps, -1, 1, 10);
+    const std::vector<float> b = random_vector(l.c, -1, 1, 11);
+    const std::vector<float> zero(l.c, 0.0f);
+    std::vector<float> y(oh * ow * l.c);
+    std::vector<const float*> indirection(opt::f32_dwconv_indirection_size(shape));
+    opt::f32_dwconv_indirection(shape, zero.data(), indirection.data());
+    opt::F32DwconvParams relu6;
+    relu6.min = 0.0f;
+    relu6.max = 6.0f;
+    std::vector<std::pair<const char*, double>> times;
+    for (const auto* v : variants) {
+      std::vector<float> packed(opt::f32_dwconv_packed_size(*v, taps, l.c));
+      opt::f32_dwconv_pack_weights(*v, l.k, l.k, l.c, w.data(), b.data(), packed.data());
+      times.push_back({v->name, best_ns([&] {
+                         opt::f32_dwconv(*v, shape, indirection.data(), zero.data(), packed.data(),
+                                         x.data(), y.data(), relu6, nullptr);
+                       })});
+    }
+    char name[64];
+    std::snprintf(name, sizeof(name), "%zux%zux%zu, %zux%zu, stride %zu", l.h, l.w, l.c, l.k,
+                  l.k, l.stride);
+    print_layer_row(name, times);
+  }
+}
+
+void bench_winograd(const std::string& only) {
+  if (!only.empty() && std::string("winograd").find(only) == std::string::npos) return;
+  const auto variants = supported(opt::f32_winograd_num_variants(), opt::f32_winograd_variant,
+                                  opt::f32_winograd_variant_supported);
+  const std::vector<const char*> names = names_of(variants);
+  const opt::F32GemmConfig& gemm = opt::f32_gemm_config();
+  std::printf("\n== f32-winograd: ResNet's 3x3 stride-1 layers, NHWC, one thread; the "
+              "transforms alone, then the whole convolution on the %s GEMM ==",
+              gemm.name);
+  print_layer_header("layer (HxW, in -> out channels)", names);
+  struct Layer {
+    size_t hw, in_c, out_c;
+  };
+  for (const Layer l : {Layer{56, 64, 64}, Layer{28, 128, 128}, Layer{14, 256, 256}}) {
+    const opt::F32WinogradShape s{1, l.hw, l.hw, l.in_c, l.out_c, 1, 1, l.hw, l.hw};
+    const size_t tiles = opt::f32_winograd_tiles(s);
+    const std::vector<float> x = random_vector(l.hw * l.hw * l.in_c, -1, 1, 12);
+    const std::vector<float> w = random_vector(l.out_c * l.in_c * 9, -1, 1, 13);
+    const std::vector<float> b = random_vector(l.out_c, -1, 1, 14);
+    std::vector<float> scratch(l.in_c * l.out_c);
+    std::vector<float> packed(opt::f32_winograd_packed_weights_size(gemm, l.in_c, l.out_c));
+    opt::f32_winograd_pack_weights(gemm, l.in_c, l.out_c, w.data(), scratch.data(), packed.data());
+    std::vector<float> temp(opt::f32_winograd_temp_floats(s));
+    std::vector<float> y(l.hw * l.hw * l.out_c);
+    // The transformed input and the products' buffer, as the driver lays them out.
+    float* v_buf = temp.data();
+    float* m_buf = temp.data() + opt::kF32WinogradPoints * tiles * l.in_c;
+    std::vector<std::pair<const char*, double>> input, output, whole;
+    for (const auto* v : variants) {
+      input.push_back({v->name, best_ns([&] { v->input(s, x.data(), v_buf, tiles, 0, tiles); })});
+      output.push_back({v->name, best_ns([&] {
+                          v->output(s, m_buf, b.data(), 0.0f, INFINITY, y.data(), tiles, 0, tiles);
+                        })});
+      whole.push_back({v->name, best_ns([&] {
+                         opt::f32_winograd_conv(*v, gemm, s, x.data(), packed.data(), b.data(),
+                                                0.0f, INFINITY, y.data(), temp.data(), nullptr);
+                       })});
+    }
+    char name[64];
+    std::snprintf(name, sizeof(name), "%zux%zu, %zu -> %zu: input transform", l.hw, l.hw, l.in_c,
+                  l.out_c);
+    print_layer_row(name, input);
+    std::snprintf(name, sizeof(name), "%zux%zu, %zu -> %zu: output transform", l.hw, l.hw, l.in_c,
+                  l.out_c);
+    print_layer_row(name, output);
+    std::snprintf(name, sizeof(name), "%zux%zu, %zu -> %zu: convolution", l.hw, l.hw, l.in_c,
+                  l.out_c);
+    print_layer_row(name, whole);
+  }
+}
+
+void bench_attention(const std::string& only) {
+  if (!only.empty() && std::string("attention").find(only) == std::string::npos) return;
+  const auto variants = supported(opt::f32_attention_num_variants(), opt::f32_attention_variant,
+                                  opt::f32_attention_variant_supported);
+  const std::vector<const char*> names = names_of(variants);
+  const opt::F32GemmConfig& gemm = opt::f32_gemm_config();
+  std::printf("\n== f32-attention: heads x L x d, one thread, products on the %s GEMM; the "
+              "variants differ in the softmax rows and the K^T pack ==",
+              gemm.name);
+  print_layer_header("model (heads x L x d)", names);
+  struct Shape {
+    size_t heads, len, d;
+    bool causal;
+    const char* what;
+  };
+  for (const Shape sh : {Shape{12, 128, 64, false, "BERT-base"}, Shape{6, 197, 64, false, "ViT-S"},
+                         Shape{12, 128, 32, false, "MiniLM"},
+                         Shape{8, 512, 64, true, "causal, 2 key blocks"}}) {
+    const size_t per_head = sh.len * sh.d;
+    const std::vector<float> q = random_vector(sh.heads * per_head, -1, 1, 15);
+    const std::vector<float> k = random_vector(sh.heads * per_head, -1, 1, 16);
+    const std::vector<float> v = random_vector(sh.heads * per_head, -1, 1, 17);
+    std::vector<float> out(sh.heads * per_head);
+    opt::F32AttentionProblem p;
+    p.heads = sh.heads;
+    p.q_len = p.kv_len = sh.len;
+    p.head_dim = p.v_head_dim = sh.d;
+    p.q = q.data();
+    p.k = k.data();
+    p.v = v.data();
+    p.out = out.data();
+    const ptrdiff_t strides[3] = {static_cast<ptrdiff_t>(sh.heads * per_head),
+                                  static_cast<ptrdiff_t>(per_head), static_cast<ptrdiff_t>(sh.d)};
+    for (int i = 0; i < 3; ++i) {
+      p.q_strides[i] = p.k_strides[i] = p.v_strides[i] = p.out_strides[i] = strides[i];
+    }
+    p.scale = 1.0f / std::sqrt(static_cast<float>(sh.d));
+    p.causal = sh.causal;
+    std::vector<float> temp(opt::f32_attention_temp_bytes(gemm, p, 1) / sizeof(float) + 16);
+    void* aligned = temp.data() + (16 - reinterpret_cast<uintptr_t>(temp.data()) / 4 % 16) % 16;
+    std::vector<std::pair<const char*, double>> times;
+    for (const auto* cfg : variants) {
+      times.push_back({cfg->name, best_ns([&] {
+                         opt::f32_attention(*cfg, gemm, p, nullptr, aligned);
+                       })});
+    }
+    char name[64];
+    std::snprintf(name, sizeof(name), "%s (%zu x %zu x %zu)", sh.what, sh.heads, sh.len, sh.d);
+    print_layer_row(name, times);
   }
 }
 
@@ -488,7 +681,7 @@ double reference(opt::F32UnaryOp op, float xf) {
   return x;
 }
 
-void accuracy() {
+void accuracy(const std::string& only_variant) {
   std::printf("max error over all 2^32 floats: ULP of the reference rounded to float (where\n"
               "|y| >= 2^-126; below, results may flush to 0), and for GELU the error against\n"
               "XNNPACK's bound max(10 eps, 5 eps |y|) (1.0 = at the bound)\n\n");
@@ -499,6 +692,7 @@ void accuracy() {
   for (size_t v = 0; v < opt::f32_vunary_num_variants(); ++v) {
     const auto& cfg = opt::f32_vunary_variant(v);
     if (!opt::f32_vunary_variant_supported(cfg)) continue;
+    if (!only_variant.empty() && only_variant != cfg.name) continue;
     for (size_t o = 0; o < opt::kF32UnaryOpCount; ++o) {
       const auto op = static_cast<opt::F32UnaryOp>(o);
       double worst = 0, worst_x = 0, worst_bound = 0;
@@ -540,6 +734,7 @@ int main_impl(int argc, char** argv) {
   std::vector<size_t> sizes = {4096, 65536, 4 << 20};  // 16 KiB (L1), 256 KiB (L2), 16 MiB
   std::string only;
   bool check_accuracy = false;
+  std::string only_variant;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) {
       g_seconds = std::atof(argv[++i]);
@@ -554,8 +749,12 @@ int main_impl(int argc, char** argv) {
       only = argv[++i];
     } else if (std::strcmp(argv[i], "--accuracy") == 0) {
       check_accuracy = true;
+    } else if (std::strcmp(argv[i], "--variant") == 0 && i + 1 < argc) {
+      only_variant = argv[++i];
     } else {
-      std::fprintf(stderr, "usage: %s [--seconds S] [--sizes N,...] [--only NAME] [--accuracy]\n",
+      std::fprintf(stderr,
+                   "usage: %s [--seconds S] [--sizes N,...] [--only NAME] [--accuracy "
+                   "[--variant NAME]]\n",
                    argv[0]);
       return 2;
     }
@@ -564,7 +763,7 @@ int main_impl(int argc, char** argv) {
   format_cpu_features(detect_cpu_features(), features, sizeof(features));
   std::printf("cpu features: %s\n", features);
   if (check_accuracy) {
-    accuracy();
+    accuracy(only_variant);
     return 0;
   }
   std::printf("ns per element (best of runs over %.2f s each); GB/s = bytes read and written\n"
@@ -579,6 +778,9 @@ int main_impl(int argc, char** argv) {
   bench_softmax(only);
   bench_layernorm(only);
   bench_reduce(only);
+  bench_dwconv(only);
+  bench_winograd(only);
+  bench_attention(only);
   return 0;
 }
 

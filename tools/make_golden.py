@@ -11,6 +11,7 @@ Never regenerate an existing golden: add new ones next to it.
 from __future__ import annotations
 
 import argparse
+import copy
 import os
 import sys
 
@@ -56,6 +57,20 @@ class Delegated(torch.nn.Module):
     def forward(self, x, y):
         h = torch.relu(x * self.scale + y)
         return torch.relu(self.fc(h) + h * 0.5)
+
+
+class KvCache(torch.nn.Module):
+    """A mutable buffer with initial data (the mutable data segment), updated
+    in place (`aten::index_put_`) and read whole: a KV cache's pattern."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("cache", torch.randn(1, 6, 4))
+        self.proj = torch.nn.Linear(4, 4)
+
+    def forward(self, x, pos):
+        torch.ops.aten.index_put_(self.cache, [None, pos], self.proj(x))
+        return self.cache.sum(dim=1)
 
 
 def _tiny_mlp():
@@ -107,6 +122,11 @@ def main() -> None:
     tokens = torch.randint(0, 50, (2, 6))
     _save("et12_v0_ember_transformer", ember.export(transformer, (tokens,), backends=()).buffer, transformer,
           [tokens])
+
+    cache = models.seeded(KvCache)
+    step = [torch.randn(1, 2, 4), torch.tensor([1, 4])]
+    program = ember.export(copy.deepcopy(cache), tuple(step), backends=())
+    _save("et12_v0_ember_kv_cache", program.buffer, cache, step)
 
     # A delegate segment, for the test backend (tests/backend): loaded by
     # tests/python/test_delegation.py through ember_run_test_backend.

@@ -80,11 +80,30 @@ Result<Method*> Module::method(const char* name) {
   auto loaded = std::make_unique<LoadedMethod>();
   loaded->name = name;
   for (size_t i = 0; i < meta->num_planned_buffers(); ++i) {
+    const size_t size = meta->planned_buffer_size(i);
+    if (i >= kFirstSharedArena) {
+      // Memory id 2 on: the mutable buffers every method of the program
+      // shares (ExecuTorch's share_mutable_buffers layout), made once.
+      const size_t k = i - kFirstSharedArena;
+      if (k >= shared_arenas_.size()) {
+        shared_arenas_.resize(k + 1);
+      }
+      if (shared_arenas_[k].empty()) {
+        shared_arenas_[k].resize(size + 64);
+      } else if (shared_arenas_[k].size() < size + 64) {
+        set_last_error("methods disagree on the size of a shared (mutable buffer) arena");
+        return Error::InvalidProgram;
+      }
+      uint8_t* base = shared_arenas_[k].data();
+      const size_t shift = (64 - reinterpret_cast<uintptr_t>(base) % 64) % 64;
+      loaded->arena_spans.emplace_back(base + shift, size);
+      continue;
+    }
     // Planned tensors are 16-byte aligned within an arena; 64 suits SIMD.
-    loaded->arenas.emplace_back(meta->planned_buffer_size(i) + 64);
+    loaded->arenas.emplace_back(size + 64);
     uint8_t* base = loaded->arenas.back().data();
     const size_t shift = (64 - reinterpret_cast<uintptr_t>(base) % 64) % 64;
-    loaded->arena_spans.emplace_back(base + shift, meta->planned_buffer_size(i));
+    loaded->arena_spans.emplace_back(base + shift, size);
   }
   // The tables are sized from the program; layout twins and delegate
   // handles, which depend on the kernels and backends linked in, get more
@@ -96,6 +115,8 @@ Result<Method*> Module::method(const char* name) {
       Span<Span<uint8_t>>(loaded->arena_spans.data(), loaded->arena_spans.size());
   MethodConfig config;
   config.thread_pool = thread_pool_;
+  // Buffers another method already initialised keep what it wrote there.
+  config.init_mutable_buffers = false;
   Result<Method> method = program_->load_method(name, loaded->memory_manager.get(), config);
   if (!method.ok()) {
     set_last_error(last_error_message()[0] != '\0' ? last_error_message()
@@ -103,6 +124,14 @@ Result<Method*> Module::method(const char* name) {
     return method.error();
   }
   loaded->method = std::make_unique<Method>(std::move(method.get()));
+  for (size_t i = 0; i < loaded->method->num_mutable_buffers(); ++i) {
+    const void* data = loaded->method->mutable_buffer_data(i);
+    if (std::find(initialized_buffers_.begin(), initialized_buffers_.end(), data) ==
+        initialized_buffers_.end()) {
+      loaded->method->reset_mutable_buffer(i);
+      initialized_buffers_.push_back(data);
+    }
+  }
   // Temp memory for the delegates, sized by what they asked for at init.
   const size_t temp_bytes = loaded->method->required_temp_bytes();
   if (temp_bytes > 0) {
@@ -115,6 +144,14 @@ Result<Method*> Module::method(const char* name) {
   Method* result = loaded->method.get();
   methods_.push_back(std::move(loaded));
   return result;
+}
+
+Error Module::reset_state() {
+  for (const auto& m : methods_) {
+    const Error err = m->method->reset_mutable_buffers();
+    if (err != Error::Ok) return err;
+  }
+  return Error::Ok;
 }
 
 Error Module::run(const char* name, Span<const EValue> inputs) {

@@ -52,6 +52,9 @@ class Module final {
 
   // Sets every input and executes. Outputs stay valid until the next call.
   Error run(const char* name, Span<const EValue> inputs);
+  // Mutable buffers (KV caches) of every loaded method back to their initial
+  // data. They are shared: what one method writes, the others read.
+  Error reset_state();
 
   // Bytes of planned memory the method uses (all arenas together).
   size_t planned_bytes(const char* name = "forward") const;
@@ -87,6 +90,11 @@ class Module final {
   std::unique_ptr<ThreadPool> own_thread_pool_;
   ThreadPool* thread_pool_ = nullptr;
   std::vector<std::unique_ptr<LoadedMethod>> methods_;
+  // Planned buffers from index 1 (memory id 2) on hold the mutable buffers
+  // that all methods share; the data of the ones initialised so far.
+  static constexpr size_t kFirstSharedArena = 1;
+  std::vector<std::vector<uint8_t>> shared_arenas_;
+  std::vector<const void*> initialized_buffers_;
   std::vector<char> last_error_ = std::vector<char>(1, '\0');
 };
 

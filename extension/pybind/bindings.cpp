@@ -17,6 +17,12 @@
 namespace py = pybind11;
 using namespace ember;
 
+namespace ember {
+void register_llm_bindings(py::module_& m);  // llm_bindings.cpp
+}  // namespace ember
+// extension/pybind/tokenizer_bindings.cpp: ember._C.Tokenizer, StreamDecoder.
+void register_tokenizer_bindings(py::module_& m);
+
 namespace {
 
 [[noreturn]] void raise(const std::string& what, Error error, const char* detail) {
@@ -34,9 +40,34 @@ class PyModule {
     Result<std::unique_ptr<Module>> loaded = Module::load(path.c_str(), options);
     if (!loaded.ok()) raise("cannot load " + path, loaded.error(), last_error_message());
     module_ = std::move(loaded.get());
-    Result<Method*> method = module_->method("forward");
-    if (!method.ok()) raise("cannot initialise forward", method.error(), module_->last_error());
-    method_ = method.get();
+    // Every method is loaded now, so that a bad one fails here and methods
+    // sharing mutable buffers all see them initialised once.
+    const Program& program = module_->program();
+    for (size_t i = 0; i < program.num_methods(); ++i) {
+      Result<const char*> name = program.method_name(i);
+      if (!name.ok()) raise("cannot read the method names", name.error(), last_error_message());
+      Result<Method*> method = module_->method(name.get());
+      if (!method.ok()) {
+        raise(std::string("cannot initialise ") + name.get(), method.error(),
+              module_->last_error());
+      }
+      names_.emplace_back(name.get());
+    }
+    if (names_.empty()) raise("cannot load " + path, Error::InvalidProgram, "it has no methods");
+    method_ = module_->method(default_method()).get();
+  }
+
+  const std::vector<std::string>& method_names() const { return names_; }
+  // "forward" when the program has it, else its first method.
+  const char* default_method() const {
+    for (const std::string& name : names_) {
+      if (name == "forward") return name.c_str();
+    }
+    return names_[0].c_str();
+  }
+  void reset_state() {
+    const Error err = module_->reset_state();
+    if (err != Error::Ok) raise("reset_state failed", err, module_->last_error());
   }
 
   size_t num_threads() const { return module_->num_threads(); }
@@ -47,9 +78,10 @@ class PyModule {
   size_t num_outputs() const { return method_->num_outputs(); }
 
   // (ScalarType code, upper-bound sizes, dynamic) of each tensor input.
-  std::vector<py::tuple> input_info() const {
+  std::vector<py::tuple> input_info(const std::string& name) const {
     std::vector<py::tuple> result;
-    Result<MethodMeta> meta = module_->method_meta("forward");
+    Result<MethodMeta> meta = module_->method_meta(name.c_str());
+    if (!meta.ok()) raise("no method " + name, meta.error(), nullptr);
     for (size_t i = 0; i < meta->num_inputs(); ++i) {
       Result<MethodMeta::TensorInfo> info = meta->input_tensor_info(i);
       if (!info.ok()) {
@@ -66,7 +98,11 @@ class PyModule {
 
   // inputs: (C-contiguous array, ScalarType code) pairs. Returns the outputs
   // the same way, copied out of planned memory.
-  std::vector<py::tuple> forward(const std::vector<std::pair<py::array, int>>& inputs) {
+  std::vector<py::tuple> run(const std::string& name,
+                             const std::vector<std::pair<py::array, int>>& inputs) {
+    Result<Method*> loaded = module_->method(name.c_str());
+    if (!loaded.ok()) raise("no method " + name, loaded.error(), module_->last_error());
+    Method* method = loaded.get();
     std::vector<HostTensor> host(inputs.size());
     std::vector<EValue> values(inputs.size());
     for (size_t i = 0; i < inputs.size(); ++i) {
@@ -85,13 +121,13 @@ class PyModule {
     Error err;
     {
       py::gil_scoped_release release;
-      err = module_->run("forward", Span<const EValue>(values.data(), values.size()));
+      err = module_->run(name.c_str(), Span<const EValue>(values.data(), values.size()));
     }
-    if (err != Error::Ok) raise("forward failed", err, module_->last_error());
+    if (err != Error::Ok) raise(name + " failed", err, module_->last_error());
 
     std::vector<py::tuple> outputs;
-    for (size_t i = 0; i < method_->num_outputs(); ++i) {
-      const EValue& out = method_->output(i);
+    for (size_t i = 0; i < method->num_outputs(); ++i) {
+      const EValue& out = method->output(i);
       if (!out.is_tensor()) {
         if (out.is_int()) outputs.push_back(py::make_tuple(py::int_(out.to_int()), -1));
         else if (out.is_double()) outputs.push_back(py::make_tuple(py::float_(out.to_double()), -1));
@@ -156,7 +192,8 @@ class PyModule {
   }
 
   std::unique_ptr<Module> module_;
-  Method* method_ = nullptr;
+  Method* method_ = nullptr;  // the default method
+  std::vector<std::string> names_;
 };
 
 }  // namespace
@@ -173,8 +210,12 @@ PYBIND11_MODULE(_C, m) {
       .def_property_readonly("num_inputs", &PyModule::num_inputs)
       .def_property_readonly("num_outputs", &PyModule::num_outputs)
       .def_property_readonly("planned_bytes", &PyModule::planned_bytes)
-      .def("input_info", &PyModule::input_info)
-      .def("forward", &PyModule::forward);
+      .def_property_readonly("method_names", &PyModule::method_names)
+      .def_property_readonly("default_method", &PyModule::default_method)
+      .def("input_info", &PyModule::input_info, py::arg("name"))
+      .def("reset_state", &PyModule::reset_state)
+      .def("run", &PyModule::run);
+  register_llm_bindings(m);
   m.def("registered_kernels", []() {
     std::vector<std::string> names;
     for (size_t i = 0; i < num_registered_kernels(); ++i) names.push_back(registered_kernel(i)->name);
@@ -207,4 +248,5 @@ PYBIND11_MODULE(_C, m) {
     return names;
   });
   m.def("set_log_level", [](int level) { set_log_threshold(static_cast<LogLevel>(level)); });
+  register_tokenizer_bindings(m);
 }

@@ -33,11 +33,23 @@ uint32_t detect_x86() {
   if (ecx & (1u << 29)) bits |= kCpuF16c;
   // XCR0 bit 1: SSE (XMM) state, bit 2: AVX (upper YMM) state. xgetbv is only
   // valid when the OS has enabled XSAVE (OSXSAVE).
-  if (avx && osxsave && (read_xcr0() & 0x6) == 0x6) bits |= kCpuOsYmm;
+  // XCR0 bits 5-7: opmask, upper halves of ZMM0-15, ZMM16-31.
+  const uint64_t xcr0 = avx && osxsave ? read_xcr0() : 0;
+  if ((xcr0 & 0x6) == 0x6) bits |= kCpuOsYmm;
+  if ((xcr0 & 0xE6) == 0xE6) bits |= kCpuOsZmm;
   unsigned max_leaf = __get_cpuid_max(0, nullptr);
   if (max_leaf >= 7) {
     __cpuid_count(7, 0, eax, ebx, ecx, edx);
     if (ebx & (1u << 5)) bits |= kCpuAvx2;
+    // EBX: 16 AVX512F, 17 AVX512DQ, 28 AVX512CD, 30 AVX512BW, 31 AVX512VL.
+    constexpr unsigned kAvx512Skx = (1u << 16) | (1u << 17) | (1u << 28) | (1u << 30) | (1u << 31);
+    if ((ebx & kAvx512Skx) == kAvx512Skx) bits |= kCpuAvx512;
+    if (ecx & (1u << 11)) bits |= kCpuAvx512Vnni;
+    const unsigned subleaves = eax;
+    if (subleaves >= 1) {
+      __cpuid_count(7, 1, eax, ebx, ecx, edx);
+      if (eax & (1u << 4)) bits |= kCpuAvxVnni;
+    }
   }
   return bits;
 }
@@ -61,7 +73,8 @@ uint32_t detect_aarch64() {
 }
 #endif
 
-constexpr uint32_t kX86Bits = kCpuAvx2 | kCpuFma | kCpuF16c | kCpuOsYmm;
+constexpr uint32_t kX86Avx2Bits = kCpuAvx2 | kCpuFma | kCpuF16c | kCpuOsYmm | kCpuAvxVnni;
+constexpr uint32_t kX86Bits = kX86Avx2Bits | kCpuAvx512 | kCpuOsZmm | kCpuAvx512Vnni;
 
 struct FeatureName {
   uint32_t bit;
@@ -69,6 +82,8 @@ struct FeatureName {
 };
 constexpr FeatureName kFeatureNames[] = {
     {kCpuAvx2, "avx2"}, {kCpuFma, "fma"},         {kCpuF16c, "f16c"}, {kCpuOsYmm, "os-ymm"},
+    {kCpuAvx512, "avx512"}, {kCpuOsZmm, "os-zmm"}, {kCpuAvx512Vnni, "avx512-vnni"},
+    {kCpuAvxVnni, "avx-vnni"},
     {kCpuNeon, "neon"}, {kCpuDotprod, "dotprod"}, {kCpuI8mm, "i8mm"},
 };
 
@@ -98,11 +113,13 @@ CpuFeatures restrict_cpu_features(CpuFeatures detected, const char* force_isa,
     if (std::strcmp(force_isa, "scalar") == 0) {
       f.bits = 0;
     } else if (std::strcmp(force_isa, "avx2") == 0) {
+      f.bits &= kX86Avx2Bits;
+    } else if (std::strcmp(force_isa, "avx512") == 0) {
       f.bits &= kX86Bits;
     } else if (std::strcmp(force_isa, "neon") == 0) {
       f.bits &= kCpuNeon;
     } else {
-      std::fprintf(stderr, "ember: EMBER_FORCE_ISA=%s is not one of scalar, avx2, neon; ignored\n",
+      std::fprintf(stderr, "ember: EMBER_FORCE_ISA=%s is not one of scalar, avx2, avx512, neon; ignored\n",
                    force_isa);
     }
   }

@@ -15,6 +15,15 @@ enum CpuFeature : uint32_t {
   kCpuFma = 1u << 1,
   kCpuF16c = 1u << 2,
   kCpuOsYmm = 1u << 3,
+  // AVX-512 at the Skylake-server level (F, CD, DQ, BW and VL together), and
+  // kCpuOsZmm: the OS saves the opmask and ZMM state (XCR0 bits 5 to 7).
+  // Variants using EVEX-encoded code require both.
+  kCpuAvx512 = 1u << 4,
+  kCpuOsZmm = 1u << 5,
+  // Integer dot products: VPDPBUSD on 512-bit registers (AVX512-VNNI) and its
+  // VEX form on 256-bit ones (AVX-VNNI).
+  kCpuAvx512Vnni = 1u << 6,
+  kCpuAvxVnni = 1u << 7,
   // AArch64 (HWCAP): Advanced SIMD, SDOT/UDOT, SMMLA/UMMLA.
   kCpuNeon = 1u << 8,
   kCpuDotprod = 1u << 9,
@@ -36,7 +45,7 @@ CpuFeatures detect_cpu_features();
 // The features kernels select variants by: detect_cpu_features(), computed on
 // first use, then narrowed by the environment so that tests and benchmarks
 // can force a lower variant:
-//   EMBER_FORCE_ISA=scalar|avx2|neon  use nothing above that level
+//   EMBER_FORCE_ISA=scalar|avx2|avx512|neon  use nothing above that level
 //   EMBER_CPU_FEATURES_MASK=0x...     keep only these CpuFeature bits
 // Either can only remove features; neither adds one the CPU lacks.
 const CpuFeatures& cpu_features();

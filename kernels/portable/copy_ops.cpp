@@ -118,8 +118,16 @@ void copy_out(KernelContext& ctx, const Tensor& self, const Tensor& src, bool no
                      scalar_type_name(out.scalar_type()));
 }
 
+// self.copy_(src): the write-back of a mutable buffer (ExecuTorch's
+// `aten::copy_`, args self, src, non_blocking, then the return).
+void copy_inplace(KernelContext& ctx, Tensor& self, const Tensor& src, bool non_blocking) {
+  if (src.const_data_ptr() == self.const_data_ptr() && src.nbytes() == self.nbytes()) return;
+  copy_out(ctx, self, src, non_blocking, self);
+}
+
 }  // namespace
 
+EMBER_REGISTER_STRIDED_KERNEL("aten::copy_", copy_inplace, kAllAndComplexTypes);
 EMBER_REGISTER_STRIDED_KERNEL("aten::clone.out", clone_out, kAllAndComplexTypes);
 EMBER_REGISTER_STRIDED_KERNEL("aten::_to_copy.out", to_copy_out, kAllAndComplexTypes);
 EMBER_REGISTER_STRIDED_KERNEL("aten::copy.out", copy_out, kAllAndComplexTypes);

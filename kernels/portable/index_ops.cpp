@@ -613,7 +613,11 @@ void index_put_out(KernelContext& ctx, const Tensor& self, OptionalTensorList in
   EMBER_KERNEL_CHECK(ctx, shape::broadcast_view(values, index.result_shape(), &vals),
                      "%s: values of rank %d do not broadcast to the indexed shape", kOp,
                      values.dim());
-  if (!shape::copy_view_to_output(ctx, kOp, self, view_of(self), out)) return;
+  // In place (index_put_, a KV cache update): out already holds self.
+  if (out.const_data_ptr() != self.const_data_ptr() &&
+      !shape::copy_view_to_output(ctx, kOp, self, view_of(self), out)) {
+    return;
+  }
   // Per row: the values' trailing dims, and a contiguous block of out (which
   // has self's shape and layout, so self offsets address it).
   StridedView value_row;
@@ -644,6 +648,13 @@ void index_put_out(KernelContext& ctx, const Tensor& self, OptionalTensorList in
         add_view(values.const_data_ptr<CTYPE>(), value_row, out.mutable_data_ptr<CTYPE>(),
                  out_row);
       }));
+}
+
+// self[indices] = values, in place: what a KV cache update is once the
+// exporter has dropped its write-back copy (ExecuTorch's reinplace pass).
+void index_put_inplace(KernelContext& ctx, Tensor& self, OptionalTensorList indices,
+                       const Tensor& values, bool accumulate) {
+  index_put_out(ctx, self, indices, values, accumulate, self);
 }
 
 // out = self with `src` copied over the part of it that `dst` views.
@@ -826,6 +837,7 @@ EMBER_REGISTER_KERNEL("aten::scatter.value_reduce_out", scatter_value_reduce_out
                       kAllAndComplexTypes);
 EMBER_REGISTER_KERNEL("aten::index.Tensor_out", index_tensor_out, kAllAndComplexTypes);
 EMBER_REGISTER_KERNEL("aten::index_put.out", index_put_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::index_put_", index_put_inplace, kAllAndComplexTypes);
 EMBER_REGISTER_KERNEL("aten::select_scatter.out", select_scatter_out, kAllAndComplexTypes);
 EMBER_REGISTER_KERNEL("aten::slice_scatter.out", slice_scatter_out, kAllAndComplexTypes);
 EMBER_REGISTER_KERNEL("aten::masked_select.out", masked_select_out, kAllAndComplexTypes);

@@ -6,8 +6,10 @@
     outputs = ember.runtime.load("model.pte").forward(example_input)
 """
 
-from ember import backends, runtime
-from ember.exporter import ExportedProgram, export
+from ember import backends, llm, runtime
+from ember.exporter import ExportedProgram, Method, export, export_methods
 from ember.passes.graph import ExportError
+from ember.quantize import QuantizedModel, quantize
 
-__all__ = ["ExportError", "ExportedProgram", "backends", "export", "runtime"]
+__all__ = ["ExportError", "ExportedProgram", "Method", "QuantizedModel", "backends", "export",
+           "export_methods", "llm", "quantize", "runtime"]

@@ -2,6 +2,7 @@
 
     ember export examples/models.py:mobilenet_v2 --input-shape 1x3x224x224 -o mbv2.pte
     ember run mbv2.pte
+    ember llm export --gguf smollm2 --quant 4bit -o smollm2.pte
 """
 
 from __future__ import annotations
@@ -155,6 +156,9 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("program")
     run.add_argument("--seed", type=int, default=0)
     run.set_defaults(handler=_cmd_run)
+    from ember.llm.cli import add_commands as add_llm_commands
+
+    add_llm_commands(commands)
     args = parser.parse_args(argv)
     try:
         return args.handler(args)

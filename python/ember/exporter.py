@@ -5,16 +5,24 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import torch
 
 from ember.backends.backend import Backend
+from ember.fb.Bool import BoolT
+from ember.fb.Chain import ChainT
+from ember.fb.ContainerMetadata import ContainerMetadataT
+from ember.fb.Double import DoubleT
+from ember.fb.EValue import EValueT
+from ember.fb.ExecutionPlan import ExecutionPlanT
+from ember.fb.Int import IntT
+from ember.fb.KernelTypes import KernelTypes
 from ember.fb.Program import ProgramT
-from ember.passes.emit import InstructionInfo
-from ember.passes.graph import ExportError, GraphPass, Placement
-from ember.passes.memory_planning import MemoryPlan
+from ember.passes.emit import EmittedProgram, InstructionInfo
+from ember.passes.graph import ExportError, GraphPass, Placement, ProgramGraph
+from ember.passes.memory_planning import BufferLayout, MemoryPlan, place_buffers
 from ember.passes.pipeline import default_passes, lower, run_pass
 from ember.serialize import serialize_program
 
@@ -30,6 +38,9 @@ class ExportedProgram:
     placements: list[Placement]
     backends: list[str]
     delegate_bytes: int
+    methods: list[str] = field(default_factory=lambda: ["forward"])
+    # ember.quantize's accuracy report, when the model was a QuantizedModel.
+    quantization: Any = None
 
     def save(self, path: str | os.PathLike[str]) -> None:
         with open(path, "wb") as f:
@@ -59,6 +70,10 @@ class ExportedProgram:
             f"{plan.total_tensor_bytes / 1024:.1f} KiB of tensors "
             f"({plan.savings:.0%} saved by planning); .pte {len(self.buffer) / 1024:.1f} KiB"
         )
+        if plan.buffer_bytes:
+            summary += f"; mutable buffers {plan.buffer_bytes / 1024:.1f} KiB"
+        if len(self.methods) > 1:
+            summary += f"; methods {', '.join(self.methods)} (report of the first)"
         lines = [summary]
         if self.backends:
             where = Counter(p.where for p in self.placements)
@@ -67,6 +82,8 @@ class ExportedProgram:
                          f"{self.delegated_fraction():.0%} of ops and "
                          f"{self.delegated_flops_fraction():.0%} of FLOPs delegated; "
                          f"delegate blobs {self.delegate_bytes / 1024:.1f} KiB")
+        if self.quantization is not None:
+            lines.append(str(self.quantization))
         if nodes if nodes is not None else bool(self.backends):
             lines.append(_placement_table(self.placements))
         return "\n".join(lines)
@@ -100,7 +117,40 @@ def export(
     (ember.backends.cpu); `backends=()` gives a portable-only program, the
     kind ExecuTorch runs too. `passes` replaces the default list of
     graph passes (ember.passes.pipeline.default_passes(backends)).
+
+    Buffers the model mutates in place (a KV cache) are state of the
+    program: planned memory that starts from the buffers' values at export
+    and keeps what each call wrote for the next.
     """
+    return export_methods({"forward": Method(model, example_inputs, dynamic_shapes)},
+                          backends=backends, passes=passes)
+
+
+@dataclass
+class Method:
+    """One method of a program: a model and its example inputs (for export_methods)."""
+
+    model: torch.nn.Module
+    example_inputs: Sequence[Any] | torch.Tensor
+    dynamic_shapes: Mapping[str, Any] | Sequence[Any] | None = None
+
+
+def export_methods(
+    methods: Mapping[str, Method],
+    backends: Sequence[Backend] | None = None,
+    passes: Sequence[GraphPass] | None = None,
+    constant_methods: Mapping[str, int | float | bool] | None = None,
+) -> ExportedProgram:
+    """Exports several methods into one program (for an LLM: `prefill` with a
+    dynamic sequence length and `decode`, or one model exported at two
+    shapes). Mutable buffers with the same fully qualified name are one
+    buffer that every method reads and writes; constants stored twice with
+    the same bytes are stored once. `constant_methods` become methods with
+    no inputs that return one number each (ExecuTorch's constant methods:
+    an LLM's context length, its end-of-sequence id). The report describes
+    forward, or the first method."""
+    if not methods:
+        raise ExportError("export_methods needs at least one method")
     if backends is None:
         from ember.backends.cpu import CpuBackend
 
@@ -110,11 +160,24 @@ def export(
         if not isinstance(backend, Backend):
             raise ExportError(f"backends must be ember.backends.Backend instances, got {backend!r}")
     graph_passes = default_passes(backends) if passes is None else list(passes)
-    program, emitted = lower(model, example_inputs, dynamic_shapes, graph_passes)
+    lowered: list[tuple[str, ProgramGraph, EmittedProgram]] = []
+    # ExecuTorch emits plans in sorted name order; so does Ember.
+    for name in sorted(methods):
+        spec = methods[name]
+        program, emitted = lower(spec.model, spec.example_inputs, spec.dynamic_shapes, graph_passes)
+        emitted.plan.name = name
+        lowered.append((name, program, emitted))
+    layout = BufferLayout.of([emitted for _, _, emitted in lowered])
+    for _, _, emitted in lowered:
+        place_buffers(emitted, layout)
+    constants, delegate_blobs = _merge_data([emitted for _, _, emitted in lowered])
     container = ProgramT()
-    container.executionPlan = [emitted.plan]
-    buffer = run_pass("serialize", serialize_program, container, emitted.constants,
-                      emitted.delegate_blobs)
+    container.executionPlan = [emitted.plan for _, _, emitted in lowered]
+    for name, value in sorted((constant_methods or {}).items()):
+        container.executionPlan.append(constant_plan(name, value))
+    buffer = run_pass("serialize", serialize_program, container, constants, delegate_blobs,
+                      layout.initial_data)
+    _, program, emitted = next((e for e in lowered if e[0] == "forward"), lowered[0])
     return ExportedProgram(
         buffer=buffer,
         memory_plan=emitted.memory_plan,
@@ -124,5 +187,59 @@ def export(
         ],
         placements=program.placements,
         backends=[b.id for b in backends],
-        delegate_bytes=sum(len(b) for b in emitted.delegate_blobs),
+        delegate_bytes=sum(len(b) for b in delegate_blobs),
+        methods=[name for name, _, _ in lowered],
+        quantization=getattr(methods.get("forward", methods[lowered[0][0]]).model,
+                             "quantization_report", None),
     )
+
+
+def constant_plan(name: str, value: float | bool) -> ExecutionPlanT:
+    """A method without inputs or instructions that returns `value`."""
+    payload: IntT | DoubleT | BoolT
+    if isinstance(value, bool):
+        payload, kind = BoolT(), KernelTypes.Bool
+        payload.boolVal = value
+    elif isinstance(value, int):
+        payload, kind = IntT(), KernelTypes.Int
+        payload.intVal = value
+    else:
+        payload, kind = DoubleT(), KernelTypes.Double
+        payload.doubleVal = float(value)
+    evalue = EValueT()
+    evalue.valType, evalue.val = kind, payload
+    chain = ChainT()
+    chain.inputs, chain.outputs, chain.instructions = [], [0], []
+    plan = ExecutionPlanT()
+    plan.name = name
+    meta = ContainerMetadataT()
+    meta.encodedInpStr, meta.encodedOutStr = "", ""
+    plan.containerMetaType = meta
+    plan.values, plan.inputs, plan.outputs = [evalue], [], [0]
+    plan.chains, plan.operators, plan.delegates = [chain], [], []
+    plan.nonConstBufferSizes = [0]
+    return plan
+
+
+def _merge_data(methods: list[EmittedProgram]) -> tuple[list[bytes], list[bytes]]:
+    """One constant table and one delegate blob list for all methods: each
+    method's indices are renumbered, identical constants stored once."""
+    if len(methods) == 1:
+        return methods[0].constants, methods[0].delegate_blobs
+    constants: list[bytes] = [b""]
+    index_of: dict[bytes, int] = {}
+    blobs: list[bytes] = []
+    for emitted in methods:
+        remap = [0]
+        for data in emitted.constants[1:]:
+            if data not in index_of:
+                index_of[data] = len(constants)
+                constants.append(data)
+            remap.append(index_of[data])
+        for tensor in emitted.tensors.values():
+            if tensor.allocationInfo is None and tensor.dataBufferIdx > 0:
+                tensor.dataBufferIdx = remap[tensor.dataBufferIdx]
+        for delegate in emitted.plan.delegates or []:
+            delegate.processed.index += len(blobs)
+        blobs.extend(emitted.delegate_blobs)
+    return constants, blobs

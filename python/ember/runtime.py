@@ -65,18 +65,35 @@ class Module:
     def planned_bytes(self) -> int:
         return self._module.planned_bytes
 
-    def input_specs(self) -> list[tuple[str, list[int], bool]]:
-        """(dtype, shape or upper bounds, dynamic) of each input."""
+    @property
+    def methods(self) -> list[str]:
+        """The program's method names ("forward", or e.g. "decode" and "prefill")."""
+        return list(self._module.method_names)
+
+    def input_specs(self, method: str | None = None) -> list[tuple[str, list[int], bool]]:
+        """(dtype, shape or upper bounds, dynamic) of each input of `method`
+        (by default forward, or the program's first method)."""
+        name = self._module.default_method if method is None else method
         return [(_CODE_NAMES.get(code, str(code)), sizes, dynamic)
-                for code, sizes, dynamic in self._module.input_info()]
+                for code, sizes, dynamic in self._module.input_info(name)]
+
+    def run(self, method: str, *inputs: Any) -> Any:
+        """Runs `method` on one array or tensor per input. Mutable buffers (KV
+        caches) keep what a call wrote for the next call, of any method."""
+        as_torch = any(_is_torch_tensor(x) for x in inputs)
+        converted = [_to_array(x, i) for i, x in enumerate(inputs)]
+        outputs = [_from_array(array, code, as_torch)
+                   for array, code in self._module.run(method, converted)]
+        return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+    def reset_state(self) -> None:
+        """Mutable buffers back to their initial values (a new sequence)."""
+        self._module.reset_state()
 
     def forward(self, *inputs: Any) -> Any:
         if len(inputs) != self.num_inputs:
             raise ValueError(f"forward takes {self.num_inputs} input(s), got {len(inputs)}")
-        as_torch = any(_is_torch_tensor(x) for x in inputs)
-        converted = [_to_array(x, i) for i, x in enumerate(inputs)]
-        outputs = [_from_array(array, code, as_torch) for array, code in self._module.forward(converted)]
-        return outputs[0] if len(outputs) == 1 else tuple(outputs)
+        return self.run(self._module.default_method, *inputs)
 
     __call__ = forward
 

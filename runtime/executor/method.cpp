@@ -37,7 +37,9 @@ Method::Method(Method&& other) noexcept
       instructions_(other.instructions_),
       num_instructions_(other.num_instructions_),
       delegates_(other.delegates_),
-      num_delegates_(other.num_delegates_) {
+      num_delegates_(other.num_delegates_),
+      mutable_buffers_(other.mutable_buffers_),
+      num_mutable_buffers_(other.num_mutable_buffers_) {
   std::memcpy(last_error_, other.last_error_, sizeof(last_error_));
   other.delegates_ = nullptr;
   other.num_delegates_ = 0;
@@ -86,10 +88,14 @@ size_t Method::table_bytes(const fb::ExecutionPlan* plan) {
     if (v == nullptr) continue;
     switch (v->val_type()) {
       case fb::KernelTypes::Tensor: {
-        const auto* sizes = v->val_as_Tensor()->sizes();
+        const auto* tensor = v->val_as_Tensor();
+        const auto* sizes = tensor->sizes();
         const size_t dim = sizes && sizes->size() > 0 ? sizes->size() : 1;
         total += array(dim, sizeof(SizesType)) + array(dim, sizeof(DimOrderType)) +
                  array(dim, sizeof(StridesType)) + array(1, sizeof(Tensor));
+        if (tensor->allocation_info() != nullptr && tensor->data_buffer_idx() > 0) {
+          total += sizeof(MutableBuffer);
+        }
         break;
       }
       case fb::KernelTypes::BoolList: {
@@ -116,6 +122,7 @@ size_t Method::table_bytes(const fb::ExecutionPlan* plan) {
         break;
     }
   }
+  total += kPad;  // the mutable buffer table's alignment
   total += array(plan->inputs() ? plan->inputs()->size() : 0, sizeof(bool));
   const auto* delegates = plan->delegates();
   const size_t num_delegates = delegates ? delegates->size() : 0;
@@ -166,6 +173,18 @@ Error Method::init_values() {
                           "planned buffer %zu needs %lld bytes, the memory manager gives %zu", i,
                           static_cast<long long>(need), memory_manager_->planned_buffers[i].size());
   }
+
+  // Mutable buffers (planned tensors with initial data) get a table entry.
+  size_t num_mutable = 0;
+  for (size_t i = 0; i < num_values_; ++i) {
+    const auto* v = values->Get(i);
+    const auto* t = v != nullptr ? v->val_as_Tensor() : nullptr;
+    num_mutable += t != nullptr && t->allocation_info() != nullptr && t->data_buffer_idx() > 0;
+  }
+  mutable_buffers_ = alloc->allocate_array<MutableBuffer>(num_mutable);
+  EMBER_CHECK_OR_RETURN(mutable_buffers_ != nullptr || num_mutable == 0,
+                        Error::MemoryAllocationFailed,
+                        "method allocator is too small for %zu mutable buffers", num_mutable);
 
   for (size_t i = 0; i < num_values_; ++i) {
     new (&values_[i]) EValue();
@@ -275,9 +294,6 @@ Error Method::init_tensor(size_t index, const void* flat_tensor) {
   void* data = nullptr;
   const auto* alloc_info = t->allocation_info();
   if (alloc_info != nullptr) {
-    EMBER_CHECK_OR_RETURN(t->data_buffer_idx() == 0, Error::NotSupported,
-                          "value %zu: planned tensors with initial data are not supported yet",
-                          index);
     const auto* buffer_sizes = plan_->non_const_buffer_sizes();
     const size_t num_buffers = buffer_sizes && buffer_sizes->size() > 0 ? buffer_sizes->size() - 1 : 0;
     const uint32_t id = alloc_info->memory_id();
@@ -292,6 +308,16 @@ Error Method::init_tensor(size_t index, const void* flat_tensor) {
                           "bytes)", index, nbytes, static_cast<unsigned long long>(offset), id,
                           static_cast<unsigned long long>(planned));
     data = memory_manager_->planned_buffers[id - 1].data() + offset;
+    if (t->data_buffer_idx() > 0) {
+      // A mutable buffer: planned memory that starts from the program's data.
+      EMBER_ASSIGN_OR_RETURN(const void* initial,
+                             program_->mutable_data(t->data_buffer_idx(), nbytes));
+      mutable_buffers_[num_mutable_buffers_] = MutableBuffer{data, initial, nbytes};
+      ++num_mutable_buffers_;
+      if (config_.init_mutable_buffers && nbytes > 0) {
+        std::memcpy(data, initial, nbytes);
+      }
+    }
   } else if (t->data_buffer_idx() > 0) {
     EMBER_ASSIGN_OR_RETURN(const void* constant, program_->constant_data(t->data_buffer_idx(), nbytes));
     data = const_cast<void*>(constant);  // kernels never write their inputs
@@ -664,6 +690,23 @@ Error Method::set_input(size_t index, const EValue& value) {
     return Error::InvalidArgument;
   }
   dst = value;
+  return Error::Ok;
+}
+
+Error Method::reset_mutable_buffer(size_t index) {
+  if (index >= num_mutable_buffers_) {
+    set_error("mutable buffer %zu out of range: the method has %zu", index, num_mutable_buffers_);
+    return Error::InvalidArgument;
+  }
+  const MutableBuffer& b = mutable_buffers_[index];
+  if (b.nbytes > 0) std::memcpy(b.data, b.initial, b.nbytes);
+  return Error::Ok;
+}
+
+Error Method::reset_mutable_buffers() {
+  for (size_t i = 0; i < num_mutable_buffers_; ++i) {
+    EMBER_TRY(reset_mutable_buffer(i));
+  }
   return Error::Ok;
 }
 

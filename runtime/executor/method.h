@@ -33,6 +33,11 @@ struct MethodConfig {
   EventTracer* event_tracer = nullptr;
   // Start of the method's random stream (rand, randn, randperm, dropout).
   uint64_t random_seed = KernelContext::kDefaultRandomSeed;
+  // Whether init copies the initial data of the method's mutable buffers
+  // (KV caches) into planned memory. Methods that share those buffers (one
+  // arena for memory id 2) initialise them once: Module loads the later
+  // methods without it and initialises only buffers no method has yet.
+  bool init_mutable_buffers = true;
 };
 
 class Method final {
@@ -58,6 +63,18 @@ class Method final {
   // Runs the instructions. Fails (with last_error()) when an input was never
   // set or a kernel fails; no heap allocation happens here.
   Error execute();
+
+  // Mutable buffers: tensors in planned memory that keep their values from
+  // one execute to the next and start from initial data in the program.
+  // A failed execute leaves in them what its instructions wrote so far.
+  size_t num_mutable_buffers() const { return num_mutable_buffers_; }
+  const void* mutable_buffer_data(size_t index) const {
+    return index < num_mutable_buffers_ ? mutable_buffers_[index].data : nullptr;
+  }
+  // Copies buffer `index`'s initial data back in (a new conversation).
+  Error reset_mutable_buffer(size_t index);
+  // All of them.
+  Error reset_mutable_buffers();
 
   // Why the last set_input or execute failed, in one line.
   const char* last_error() const { return last_error_; }
@@ -94,6 +111,11 @@ class Method final {
   struct Delegate {
     const BackendInterface* backend;
     void* handle;
+  };
+  struct MutableBuffer {
+    void* data;
+    const void* initial;
+    size_t nbytes;
   };
 
   Method(const Program* program, const fb::ExecutionPlan* plan, MemoryManager* memory_manager,
@@ -138,6 +160,8 @@ class Method final {
   size_t num_instructions_ = 0;
   Delegate* delegates_ = nullptr;
   size_t num_delegates_ = 0;
+  MutableBuffer* mutable_buffers_ = nullptr;
+  size_t num_mutable_buffers_ = 0;
   char last_error_[320] = {};
 };
 

@@ -38,20 +38,36 @@ Error validate_segments(const fb::Program* program, uint64_t segment_base,
                             "segment %zu extends past the segment data size", i);
     }
   }
-  const auto* cs = program->constant_segment();
-  if (cs != nullptr && cs->offsets() != nullptr && cs->offsets()->size() > 1) {
+  // The constant segment, and the initial data of mutable buffers (only
+  // the first entry of mutable_data_segments is read, as in ExecuTorch).
+  const fb::SubsegmentOffsets* subsegments[2] = {
+      program->constant_segment(),
+      program->mutable_data_segments() != nullptr && program->mutable_data_segments()->size() > 0
+          ? program->mutable_data_segments()->Get(0)
+          : nullptr};
+  const char* what[2] = {"constant", "mutable data"};
+  for (int k = 0; k < 2; ++k) {
+    const auto* cs = subsegments[k];
+    if (cs == nullptr || cs->offsets() == nullptr || cs->offsets()->size() <= 1) continue;
     EMBER_CHECK_OR_RETURN(cs->segment_index() < n, Error::InvalidProgram,
-                          "constant segment index %u out of range (%zu segments)",
+                          "%s segment index %u out of range (%zu segments)", what[k],
                           cs->segment_index(), n);
     const uint64_t seg_size = segments->Get(cs->segment_index())->size();
     for (size_t i = 0; i < cs->offsets()->size(); ++i) {
       EMBER_CHECK_OR_RETURN(cs->offsets()->Get(i) <= seg_size, Error::InvalidProgram,
-                            "constant %zu offset %llu is past its segment (%llu bytes)", i,
+                            "%s %zu offset %llu is past its segment (%llu bytes)", what[k], i,
                             static_cast<unsigned long long>(cs->offsets()->Get(i)),
                             static_cast<unsigned long long>(seg_size));
     }
   }
   return Error::Ok;
+}
+
+const fb::SubsegmentOffsets* mutable_subsegment(const fb::Program* program) {
+  const auto* list = program->mutable_data_segments();
+  if (list == nullptr || list->size() == 0) return nullptr;
+  const auto* ms = list->Get(0);
+  return ms != nullptr && ms->offsets() != nullptr && ms->offsets()->size() > 1 ? ms : nullptr;
 }
 
 // The flatbuffer verifier accepts a union whose type is set but whose value
@@ -158,8 +174,15 @@ Result<Program> Program::load(DataLoader* loader, Verification verification) {
     const auto* seg = program->segments()->Get(cs->segment_index());
     EMBER_ASSIGN_OR_RETURN(constants, loader->load(segment_base + seg->offset(), seg->size()));
   }
-  return Program(loader, static_cast<FreeableBuffer&&>(data), program, segment_base,
+  FreeableBuffer mutable_data;
+  if (const auto* ms = mutable_subsegment(program)) {
+    const auto* seg = program->segments()->Get(ms->segment_index());
+    EMBER_ASSIGN_OR_RETURN(mutable_data, loader->load(segment_base + seg->offset(), seg->size()));
+  }
+  Program result(loader, static_cast<FreeableBuffer&&>(data), program, segment_base,
                  static_cast<FreeableBuffer&&>(constants));
+  result.mutable_segment_ = static_cast<FreeableBuffer&&>(mutable_data);
+  return result;
 }
 
 size_t Program::num_methods() const {
@@ -221,6 +244,19 @@ Result<const void*> Program::constant_data(uint32_t index, size_t nbytes) const 
   EMBER_CHECK_OR_RETURN(storage != nullptr && nbytes <= storage->size(), Error::InvalidProgram,
                         "constant buffer %u is smaller than its tensor", index);
   return static_cast<const void*>(storage->data());
+}
+
+Result<const void*> Program::mutable_data(uint32_t index, size_t nbytes) const {
+  const auto* ms = mutable_subsegment(program_);
+  EMBER_CHECK_OR_RETURN(ms != nullptr && index > 0 && index < ms->offsets()->size(),
+                        Error::InvalidProgram,
+                        "mutable buffer initial data %u does not exist (%u entries)", index,
+                        ms != nullptr ? ms->offsets()->size() : 0);
+  const uint64_t offset = ms->offsets()->Get(index);
+  EMBER_CHECK_OR_RETURN(fits(offset, nbytes, mutable_segment_.size()), Error::InvalidProgram,
+                        "mutable buffer initial data %u (%zu bytes at %llu) is past its segment",
+                        index, nbytes, static_cast<unsigned long long>(offset));
+  return static_cast<const uint8_t*>(mutable_segment_.data()) + offset;
 }
 
 Result<FreeableBuffer> Program::load_segment(size_t index) const {

@@ -78,6 +78,9 @@ class Program final {
 
   // Constant data of a tensor: `nbytes` bytes of constant buffer `index`.
   Result<const void*> constant_data(uint32_t index, size_t nbytes) const;
+  // Initial data of a mutable buffer: `nbytes` bytes of entry `index` (>= 1)
+  // of the mutable data segment.
+  Result<const void*> mutable_data(uint32_t index, size_t nbytes) const;
   // Loads data segment `index` (e.g. a delegate blob).
   Result<FreeableBuffer> load_segment(size_t index) const;
 
@@ -100,6 +103,7 @@ class Program final {
   const fb::Program* program_;
   uint64_t segment_base_offset_;
   FreeableBuffer constant_segment_;
+  FreeableBuffer mutable_segment_;  // initial data of mutable buffers
 };
 
 }  // namespace ember

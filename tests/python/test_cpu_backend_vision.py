@@ -20,6 +20,14 @@ def _run(model, inputs, tmp_pte, *, atol=1e-4):
     return run(model, inputs, tmp_pte, atol=atol)[1]
 
 
+def _run_fused(model, inputs, tmp_pte):
+    """As _run, and the model's activation must have fused into its producer:
+    the delegate has no op of its own for it."""
+    backend, program = run(model, inputs, tmp_pte, atol=1e-4)
+    assert "Unary" not in backend.ops, backend.ops
+    return program
+
+
 def _portable_ops(program) -> list[str]:
     return [p.op for p in program.placements if p.where == "portable"]
 
@@ -114,6 +122,10 @@ CONVS = {
     "3x3_dilated": (8, 12, 3, 1, 2, 2, 1, 10, 10),
     "stem7x7": (3, 64, 7, 2, 3, 1, 1, 32, 30),
     "stem3x3": (3, 32, 3, 2, 1, 1, 1, 32, 32),
+    # Few input channels (the Rows path: a padded copy, taps merged along rows).
+    "mono_5x3_rect_stride": (1, 6, (5, 3), (2, 1), (2, 1), 1, 1, 13, 11),
+    "rgba_dilated_rows": (4, 5, 3, 1, 1, (2, 1), 1, 9, 8),
+    "rgb_unpadded": (3, 7, 3, 1, 0, 1, 1, 6, 9),
     "5x5": (6, 10, 5, 1, 2, 1, 1, 9, 9),
     "1x7": (8, 8, (1, 7), 1, (0, 3), 1, 1, 9, 9),
     "grouped": (24, 36, 3, 1, 1, 1, 4, 8, 8),
@@ -139,8 +151,12 @@ class ConvAct(nn.Module):
         return self.act(self.conv(x))
 
 
+# Clamps fuse as clamps; the others as the producer's fused activation (SiLU,
+# hardswish and hardsigmoid from the pieces torch.export decomposes them to).
 ACTS = {"none": nn.Identity(), "relu": nn.ReLU(), "relu6": nn.ReLU6(),
-        "hardtanh": nn.Hardtanh(-0.5, 0.25)}
+        "hardtanh": nn.Hardtanh(-0.5, 0.25), "silu": nn.SiLU(), "hardswish": nn.Hardswish(),
+        "gelu": nn.GELU(), "gelu_tanh": nn.GELU("tanh"), "sigmoid": nn.Sigmoid(),
+        "tanh": nn.Tanh(), "hardsigmoid": nn.Hardsigmoid()}
 # The fast tier fuses one activation per case (each case a different one, in
 # turn); the slow tier every activation into every case.
 EVERY_ACT = pytest.mark.parametrize("every_act", [False, pytest.param(True, marks=pytest.mark.slow)])
@@ -163,7 +179,7 @@ def test_convolutions_match_eager(name, every_act, tmp_pte):
         torch.manual_seed(i)
         model = ConvAct(spec, act, bias=i % 2 == 0).eval()
         x = torch.randn(2 if i == 1 else 1, spec[0], spec[7], spec[8])
-        program = _run(model, (x,), tmp_pte)
+        program = _run_fused(model, (x,), tmp_pte)
         assert _portable_ops(program) == [], program.report()
 
 
@@ -203,7 +219,7 @@ def test_transposed_convolutions_match_eager(name, every_act, tmp_pte):
         torch.manual_seed(i)
         model = DeconvAct(spec, act, bias=i % 2 == 0).eval()
         x = torch.randn(2 if i == 1 else 1, spec[0], spec[8], spec[9])
-        program = _run(model, (x,), tmp_pte)
+        program = _run_fused(model, (x,), tmp_pte)
         assert _portable_ops(program) == [], program.report()
 
 
@@ -244,7 +260,7 @@ def test_1d_convolutions_match_eager(name, every_act, tmp_pte):
         torch.manual_seed(i)
         model = Conv1dAct(spec, act, bias=i % 2 == 0).eval()
         x = torch.randn(2 if i == 1 else 1, spec[0], spec[7])
-        program = _run(model, (x,), tmp_pte)
+        program = _run_fused(model, (x,), tmp_pte)
         assert _portable_ops(program) == [], program.report()
 
 
@@ -265,6 +281,106 @@ def test_1d_convolution_chain(tmp_pte):
     torch.manual_seed(0)
     program = _run(Conv1dChain().eval(), (torch.randn(2, 5, 21),), tmp_pte)
     assert _portable_ops(program) == [], program.report()
+
+
+class ActivationsAfterLinears(nn.Module):
+    """Linear layers with every fusable activation after one, one read twice
+    (its activation cannot fuse) and one whose output is returned too."""
+
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.ModuleList(nn.Linear(12, 12) for _ in ACTS)
+
+    def forward(self, x):
+        outs = []
+        for layer, act in zip(self.layers, ACTS.values()):
+            x = act(layer(x))
+        y = self.layers[0](x)
+        outs.append(torch.sigmoid(y) + y)
+        z = self.layers[1](x)
+        return outs[0], torch.tanh(z), z
+
+
+def test_activations_fuse_into_linear_layers(tmp_pte):
+    torch.manual_seed(0)
+    backend, _ = run(ActivationsAfterLinears().eval(), (torch.randn(5, 12),), tmp_pte)
+    # The last two activations read a value that something else reads too.
+    assert backend.ops.count("Unary") == 2, backend.ops
+
+
+class Residual(nn.Module):
+    """conv(x) + residual, then `after` (the residual is x, or another conv
+    of x lowered after this one, or a plain-layout tensor)."""
+
+    def __init__(self, kind, after):
+        super().__init__()
+        self.kind, self.after = kind, after
+        self.conv = nn.Conv2d(8, 8, 3, padding=1)
+        self.other = nn.Conv2d(8, 8, 1)
+
+    def forward(self, x):
+        if self.kind == "identity":  # ResNet's basic block, MobileNetV2's projection
+            y = self.conv(x) + x
+        elif self.kind == "identity_first":
+            y = x + self.conv(x)
+        elif self.kind == "two_convs":  # ResNet's downsample: which conv applies it?
+            y = self.conv(x) + self.other(x)
+        else:  # an addend the conv's NHWC output does not share a layout with
+            y = self.conv(x) + x.flatten(2).transpose(1, 2).reshape(x.shape)
+        return self.after(y)
+
+
+@pytest.mark.parametrize("kind", ["identity", "identity_first", "two_convs", "other_layout"])
+@pytest.mark.parametrize("after", ["none", "relu", "silu"])
+def test_residual_adds_fuse_into_the_convolution(kind, after, tmp_pte):
+    torch.manual_seed(3)
+    model = Residual(kind, ACTS[after]).eval()
+    backend, _ = run(model, (torch.randn(2, 8, 9, 7),), tmp_pte)
+    fused = kind != "other_layout"
+    assert ("Binary" in backend.ops) != fused, backend.ops
+    # Unfused, a SiLU after the add runs on its own (nothing to fuse into).
+    assert ("Unary" in backend.ops) == (not fused and after == "silu"), backend.ops
+
+
+class LinearResidual(nn.Module):
+    """A transformer's x + dense(h) before its layer norm, and a GELU after an add."""
+
+    def __init__(self):
+        super().__init__()
+        self.a, self.b = nn.Linear(16, 16), nn.Linear(16, 16)
+        self.norm = nn.LayerNorm(16)
+
+    def forward(self, x):
+        h = self.norm(x + self.a(x))
+        return F.gelu(self.b(h) + h)
+
+
+def test_residual_adds_fuse_into_linear_layers(tmp_pte):
+    torch.manual_seed(4)
+    backend, _ = run(LinearResidual().eval(), (torch.randn(3, 5, 16),), tmp_pte)
+    assert "Binary" not in backend.ops and "Unary" not in backend.ops, backend.ops
+
+
+@pytest.mark.parametrize("act", ["silu", "hardswish", "hardsigmoid"])
+def test_decomposed_activations_run_as_one_op(act, tmp_pte):
+    """torch.export leaves SiLU, hardswish and hardsigmoid as their pieces
+    (sigmoid and mul; add, clamps, mul and div): after an op that cannot fuse
+    them, they still run as one Unary op."""
+    model = Lambda(lambda x: ACTS[act](x + 1.5)).eval()
+    backend, _ = run(model, (torch.randn(2, 7, 33) * 4,), tmp_pte)
+    assert backend.ops == ["Binary", "Unary"], backend.ops
+
+
+@pytest.mark.parametrize("reduce", ["mean", "sum", "amax"])
+def test_reductions_of_large_images_split_over_threads(reduce, tmp_pte):
+    """A mean over H and W of a few channels splits its pixels between the
+    threads (partial sums per thread), not its channels."""
+    conv = nn.Conv2d(3, 24, 3, padding=1)
+    fn = {"mean": lambda y: y.mean((2, 3)), "sum": lambda y: y.sum((2, 3)),
+          "amax": lambda y: y.amax((2, 3))}[reduce]
+    torch.manual_seed(1)
+    backend, _ = run(Lambda(lambda x: fn(conv(x))).eval(), (torch.randn(1, 3, 48, 47),), tmp_pte)
+    assert "Reduce" in backend.ops, backend.ops
 
 
 class LinearChain(nn.Module):

@@ -65,7 +65,7 @@ def test_lift_marks_parameters_as_constants_and_runs_like_eager():
     assert_runs_like(program, model, x)
 
 
-def test_lift_refuses_non_tensor_inputs_and_mutation():
+def test_lift_keeps_a_mutated_buffer_as_state_written_back_by_copy():
     class Counter(torch.nn.Module):
         def __init__(self):
             super().__init__()
@@ -75,8 +75,36 @@ def test_lift_refuses_non_tensor_inputs_and_mutation():
             self.n.add_(1)
             return x + self.n
 
-    with pytest.raises(ember.ExportError, match="mutates buffers"):
-        lifted(Counter(), torch.randn(2))
+    program = lifted(Counter(), torch.randn(2))
+    assert list(program.buffer_names.values()) == ["n"]
+    assert torch.ops.aten.copy_.default in targets(program)
+    x = torch.randn(2)
+    # The graph runs eagerly with the buffer's state carried between runs.
+    assert torch.equal(program.run(x)[0], x + 1)
+    assert torch.equal(program.run(x)[0], x + 2)
+    program.reset_state()
+    assert torch.equal(program.run(x)[0], x + 1)
+
+
+def test_reinplace_buffer_updates_turns_an_indexed_write_back_into_index_put_():
+    from ember.passes.mutable_buffers import reinplace_buffer_updates
+
+    class Cache(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("cache", torch.zeros(6, 3))
+
+        def forward(self, x, pos):
+            torch.ops.aten.index_put_(self.cache, [pos], x)
+            return self.cache.sum(0)
+
+    x, pos = torch.randn(2, 3), torch.tensor([1, 4])
+    program = lifted(Cache(), x, pos)
+    expected = program.copy().run(x, pos)
+    program = reinplace_buffer_updates(program)
+    assert torch.ops.aten.index_put_.default in targets(program)
+    assert torch.ops.aten.copy_.default not in targets(program)
+    assert torch.equal(program.run(x, pos)[0], expected[0])
 
 
 def test_strip_asserts_removes_only_assertions():

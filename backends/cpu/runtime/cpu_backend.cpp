@@ -34,6 +34,7 @@ Factory factory_for(cpu_fb::OpParams type) {
     case cpu_fb::OpParams::MatMul: return make_matmul;
     case cpu_fb::OpParams::Attention: return make_attention;
     case cpu_fb::OpParams::Pad: return make_pad;
+    case cpu_fb::OpParams::QLinear: return make_qlinear;
     default: return nullptr;
   }
 }
@@ -172,6 +173,13 @@ Result<DelegateHandle*> CpuBackend::init(BackendInitContext& context, FreeableBu
     if (factory == nullptr) {
       EMBER_LOG(Error, "%s: op %zu has unknown kind %d", kName, i,
                 static_cast<int>(op->params_type()));
+      err = Error::InvalidProgram;
+      break;
+    }
+    if (op->activation() != nullptr && op->params_type() != cpu_fb::OpParams::Linear &&
+        op->params_type() != cpu_fb::OpParams::Conv2d) {
+      EMBER_LOG(Error, "%s: op %zu (%s) cannot apply a fused activation", kName, i,
+                cpu_fb::EnumNameOpParams(op->params_type()));
       err = Error::InvalidProgram;
       break;
     }

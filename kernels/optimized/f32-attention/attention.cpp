@@ -25,6 +25,7 @@ namespace ember::kernels::optimized {
 
 extern const F32AttentionConfig kF32AttentionScalarConfig;
 #if defined(__x86_64__)
+extern const F32AttentionConfig kF32AttentionAvx512Config;
 extern const F32AttentionConfig kF32AttentionAvx2Config;
 #endif
 #if defined(__aarch64__)
@@ -35,6 +36,7 @@ namespace {
 
 const F32AttentionConfig* const kVariants[] = {
 #if defined(__x86_64__)
+    &kF32AttentionAvx512Config,
     &kF32AttentionAvx2Config,
 #endif
 #if defined(__aarch64__)

@@ -13,6 +13,7 @@ namespace kernels::optimized {
 // Defined by the variant files CMake compiles for this architecture.
 extern const F32DwconvConfig kF32DwconvScalarConfig;
 #if defined(__x86_64__)
+extern const F32DwconvConfig kF32DwconvAvx512Config;
 extern const F32DwconvConfig kF32DwconvAvx2Config;
 #endif
 #if defined(__aarch64__)
@@ -23,6 +24,7 @@ namespace {
 
 const F32DwconvConfig* const kVariants[] = {
 #if defined(__x86_64__)
+    &kF32DwconvAvx512Config,
     &kF32DwconvAvx2Config,
 #endif
 #if defined(__aarch64__)
@@ -144,6 +146,9 @@ void f32_dwconv(const F32DwconvConfig& config, const F32DwconvShape& s,
       ukernel(taps, s.channels, s.out_w, indirection + row * row_pointers, step,
               reinterpret_cast<uintptr_t>(input), zero, packed, output + row * row_floats,
               s.channels, &params);
+      if (params.activation.fn != nullptr) {
+        params.activation.fn(row_floats, output + row * row_floats, params.activation.params);
+      }
     }
   });
 }

@@ -10,16 +10,21 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/optimized/row_activation.h"
+
 namespace ember {
 
 class ThreadPool;
 
 namespace kernels::optimized {
 
-// The output clamp (a fused relu or relu6); NaN passes through.
+// The output clamp (a fused relu or relu6); NaN passes through. The driver
+// (f32_dwconv) then applies `activation` to each output row; microkernels
+// ignore it.
 struct F32DwconvParams {
   float min = -__builtin_inff();
   float max = __builtin_inff();
+  F32RowActivation activation;
 };
 
 // For each of `pixels` output pixels x and channel c < channels:

@@ -26,6 +26,40 @@ inline __m256 load_self_vec(const float* self, ptrdiff_t col_stride) {
   return _mm256_load_ps(row);
 }
 
+// A bias row (addmm's self as a linear or conv bias: one row, read
+// contiguously, added once): the accumulators start from it, so the
+// epilogue has nothing to add. Decided from the epilogue alone, so every K
+// block of a problem agrees: the first starts from the bias, none adds it.
+inline bool bias_in_accumulators(const F32GemmEpilogue* ep) {
+  return ep->beta == 1.0f && ep->alpha == 1.0f && ep->self_row_stride == 0 &&
+         ep->self_col_stride == 1;
+}
+
+// Lanes [0, n) of 8 columns from p (n <= 8), zero past them.
+inline __m256 load_columns(const float* p, size_t n) {
+  if (n >= 8) return _mm256_loadu_ps(p);
+  const __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n)),
+                                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  return _mm256_maskload_ps(p, mask);
+}
+
+// The accumulators' start: the bias columns [0, nr) (zero past nr) or zero.
+template <size_t MR>
+__attribute__((always_inline)) inline void start_accumulators(__m256* acc0, __m256* acc1,
+                                                              size_t nr, bool from_bias,
+                                                              const float* bias) {
+  __m256 b0 = _mm256_setzero_ps(), b1 = _mm256_setzero_ps();
+  if (from_bias) {
+    b0 = load_columns(bias, nr);
+    if (nr > 8) b1 = load_columns(bias + 8, nr - 8);
+  }
+#pragma GCC unroll 6
+  for (size_t i = 0; i < MR; ++i) {
+    acc0[i] = b0;
+    acc1[i] = b1;
+  }
+}
+
 // What a tile's store does to each vector of sums, decided once per tile.
 struct VecEpilogue {
   bool accumulate, scale, add_self, clamp;
@@ -39,7 +73,7 @@ __attribute__((always_inline)) inline VecEpilogue vec_epilogue(uint32_t flags,
   VecEpilogue e;
   e.accumulate = (flags & kF32GemmAccumulate) != 0;
   e.scale = final_block && ep->alpha != 1.0f;
-  e.add_self = final_block && ep->beta != 0.0f;
+  e.add_self = final_block && ep->beta != 0.0f && !bias_in_accumulators(ep);
   e.clamp = final_block &&
             (ep->clamp_min != -__builtin_inff() || ep->clamp_max != __builtin_inff());
   e.alpha = _mm256_set1_ps(e.scale ? ep->alpha : 1.0f);
@@ -128,6 +162,7 @@ __attribute__((always_inline)) inline void store_tile(const __m256* acc0, const 
   for (size_t i = 0; i < MR; ++i) _mm256_store_ps(sums[i], full == 0 ? acc0[i] : acc1[i]);
   F32GemmEpilogue tail = *epilogue;
   if (tail.self != nullptr) tail.self += static_cast<ptrdiff_t>(full * 8) * tail.self_col_stride;
+  if (bias_in_accumulators(epilogue)) tail.beta = 0.0f;  // the sums hold the bias already
   f32_gemm_store_tile(MR, rest, &sums[0][0], 8, c + full * 8, c_stride, flags, &tail);
 }
 
@@ -148,10 +183,14 @@ void tile(size_t nr, size_t kc, const float* a, size_t a_stride, const float* w,
   }
   __m256 acc0[MR];
   __m256 acc1[MR];
+  // NV == 1 sums even and odd k apart and adds acc1 into acc0 at the end:
+  // the bias goes into acc0 only.
+  const bool from_bias = (flags & kF32GemmAccumulate) == 0 && bias_in_accumulators(epilogue);
+  start_accumulators<MR>(acc0, acc1, NV == 2 ? nr : (nr < 8 ? nr : 8), from_bias,
+                         epilogue->self);
+  if (NV == 1) {
 #pragma GCC unroll 6
-  for (size_t i = 0; i < MR; ++i) {
-    acc0[i] = _mm256_setzero_ps();
-    acc1[i] = _mm256_setzero_ps();
+    for (size_t i = 0; i < MR; ++i) acc1[i] = _mm256_setzero_ps();
   }
 
   // Per k: 2 loads of B, MR broadcasts of A, 2*MR FMAs. Zen 3 issues the
@@ -227,11 +266,7 @@ void itile(size_t nr, size_t kc, size_t ks, const float* const* a, size_t mr_str
   }
   __m256 acc0[MR];
   __m256 acc1[MR];
-#pragma GCC unroll 6
-  for (size_t i = 0; i < MR; ++i) {
-    acc0[i] = _mm256_setzero_ps();
-    acc1[i] = _mm256_setzero_ps();
-  }
+  start_accumulators<MR>(acc0, acc1, nr, bias_in_accumulators(epilogue), epilogue->self);
   for (size_t p = 0; p < ks; ++p) {
     const float* a_rows[MR];
 #pragma GCC unroll 6
@@ -390,8 +425,11 @@ void gemv_rows(size_t n, size_t k, const float* a, size_t lda, const float* b, s
   }
 }
 
-void gemv(size_t m, size_t n, size_t k, const float* a, size_t lda, const float* b, size_t ldb,
-          float* c, size_t ldc, const F32GemmEpilogue* epilogue) {
+}  // namespace
+
+// Also the AVX-512 variant's GEMV (avx512.cpp), hence external.
+void f32_gemv_avx2(size_t m, size_t n, size_t k, const float* a, size_t lda, const float* b,
+                   size_t ldb, float* c, size_t ldc, const F32GemmEpilogue* epilogue) {
   switch (m) {
     case 1: return gemv_rows<1, 4>(n, k, a, lda, b, ldb, c, ldc, epilogue);
     case 2: return gemv_rows<2, 4>(n, k, a, lda, b, ldb, c, ldc, epilogue);
@@ -400,14 +438,12 @@ void gemv(size_t m, size_t n, size_t k, const float* a, size_t lda, const float*
   }
 }
 
-}  // namespace
-
 // Zen 3 (cpu-kernels.md): kc = 256 makes a packed micro-panel 256 * 16 * 4 =
 // 16 KiB, half of L1D, as BLIS's zen3 KC; nc = 128 makes the packed B block
 // 128 KiB, a quarter of the 512 KiB L2, leaving room for the A rows and C.
 extern const F32GemmConfig kF32GemmAvx2Config = {
     "avx2", kCpuAvx2 | kCpuFma | kCpuOsYmm, ukernel_6x16, kMr, kNr,
-    /*kc=*/256, /*nc=*/128, gemv, igemm_6x16,
+    /*kc=*/256, /*nc=*/128, f32_gemv_avx2, igemm_6x16,
 };
 
 }  // namespace ember::kernels::optimized

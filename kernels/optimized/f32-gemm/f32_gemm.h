@@ -10,6 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/optimized/row_activation.h"
+
 namespace ember {
 
 class KernelContext;
@@ -39,6 +41,11 @@ struct F32GemmEpilogue {
   ptrdiff_t self_col_stride;
   float clamp_min = -__builtin_inff();
   float clamp_max = __builtin_inff();
+  // Lines [prefetch, prefetch_end) the microkernel may bring into L2 as it
+  // goes, one per k step (the driver hands each call a slice of the weights
+  // it reads next); variants may ignore them.
+  const char* prefetch = nullptr;
+  const char* prefetch_end = nullptr;
 };
 
 // One micro-tile: S[i][j] = sum over p < kc of a[i * a_stride + p] * w[p * NR + j]
@@ -163,6 +170,9 @@ struct F32GemmProblem {
   // The fused clamp of the result (after alpha and beta * self).
   float clamp_min = -__builtin_inff();
   float clamp_max = __builtin_inff();
+  // Applied to each finished row segment of C after the clamp (a fused
+  // activation), while the tile is in cache.
+  F32RowActivation activation;
 };
 
 // Runs `problem` with `config`'s microkernel. ctx may be null; otherwise its
@@ -194,6 +204,7 @@ struct F32IgemmProblem {
   size_t ldc = 0;
   float clamp_min = -__builtin_inff();
   float clamp_max = __builtin_inff();
+  F32RowActivation activation;  // as F32GemmProblem's
 };
 
 // Pointers an indirection buffer holds for m rows and ks taps with `config`.

@@ -32,6 +32,7 @@ namespace ember::kernels::optimized {
 // Defined by the variant files CMake compiles for this architecture.
 extern const F32GemmConfig kF32GemmScalarConfig;
 #if defined(__x86_64__)
+extern const F32GemmConfig kF32GemmAvx512Config;
 extern const F32GemmConfig kF32GemmAvx2Config;
 #endif
 #if defined(__aarch64__)
@@ -42,6 +43,7 @@ namespace {
 
 const F32GemmConfig* const kVariants[] = {
 #if defined(__x86_64__)
+    &kF32GemmAvx512Config,
     &kF32GemmAvx2Config,
 #endif
 #if defined(__aarch64__)
@@ -60,12 +62,63 @@ constexpr size_t kMinParallelFlops = size_t{1} << 20;
 // packing, which does not overlap the arithmetic, would cost as much as them.
 constexpr size_t kGemvMaxM = 8;
 
+// Weights packed once are read in K blocks of up to this many rows.
+constexpr size_t kPackedWeightsMaxKc = 1024;
+
 // Up to this many panels per block a row tile reads A where it lies.
 constexpr size_t kMaxPanelsReadingAInPlace = 2;
 
 size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 size_t round_up(size_t a, size_t b) { return ceil_div(a, b) * b; }
 size_t min_of(size_t a, size_t b) { return a < b ? a : b; }
+
+// Brings the packed weights a task reads next into L2 while it computes on the
+// current ones, a few lines per microkernel call: a layer's weights come from
+// DRAM, and in a small-M problem (the 7x7 layers of a ResNet) the first row
+// tile over a block would otherwise wait on every line of it, the hardware
+// prefetcher fetching only as fast as that tile consumes.
+struct WeightPrefetch {
+  const char* next = nullptr;      // in the current range
+  const char* range_end = nullptr;
+  size_t range_bytes = 0;
+  size_t ranges_left = 0;          // after the current one
+  size_t range_stride = 0;         // bytes from one range's start to the next
+  size_t bytes_per_step = 0;
+
+  // `ranges` runs of `floats`, `stride` floats apart from `first` (a block's
+  // panels), spread over `steps` microkernel calls.
+  void start(const float* first, size_t floats, size_t ranges, size_t stride, size_t steps) {
+    if (first == nullptr || floats == 0 || ranges == 0) return;
+    next = reinterpret_cast<const char*>(first);
+    range_bytes = floats * sizeof(float);
+    range_end = next + range_bytes;
+    ranges_left = ranges - 1;
+    range_stride = stride * sizeof(float);
+    const size_t lines = ranges * ((range_bytes + 63) / 64);
+    bytes_per_step = (steps > 0 ? (lines + steps - 1) / steps : lines) * 64;
+  }
+  // The next call's slice, in its epilogue (the microkernel issues it); a
+  // slice ends where a range does.
+  void slice(F32GemmEpilogue* ep) {
+    if (next == range_end && ranges_left > 0) {
+      next = range_end - range_bytes + range_stride;
+      range_end = next + range_bytes;
+      --ranges_left;
+    }
+    ep->prefetch = next;
+    next = static_cast<size_t>(range_end - next) > bytes_per_step ? next + bytes_per_step
+                                                                  : range_end;
+    ep->prefetch_end = next;
+  }
+};
+
+// The packed weights a task reads after the block it is on: the first panel
+// of its next (batch, N block) and how many panels that has; none when the
+// task ends there or the weights are not packed once.
+struct NextBlock {
+  const float* panel0 = nullptr;
+  size_t panels = 0;
+};
 
 // How a problem is cut up; the same for every task.
 struct Plan {
@@ -86,7 +139,8 @@ struct Plan {
 
 // Rows [begin, end) of one (batch, N block): all of its K blocks.
 void run_block(const F32GemmConfig& cfg, const F32GemmProblem& p, const Plan& plan, size_t bi,
-               size_t jb, size_t row_begin, size_t row_end, float* pack, float* a_pack) {
+               size_t jb, size_t row_begin, size_t row_end, float* pack, float* a_pack,
+               const NextBlock& next_block) {
   const size_t mr = cfg.mr;
   const size_t nr = cfg.nr;
   const size_t j0 = jb * plan.nc;
@@ -136,6 +190,19 @@ void run_block(const F32GemmConfig& cfg, const F32GemmProblem& p, const Plan& pl
     // 8x6 + 1, about 6% less time).
     const size_t rows = row_end - row_begin;
     const size_t tiles = ceil_div(rows, mr);
+    // Packed weights: while on this K block, fetch the next one of the same
+    // panels, or, on the last, the first K block of the task's next N block.
+    WeightPrefetch ahead;
+    if (plan.prepacked != nullptr) {
+      const size_t stride = plan.prepacked_panel_stride;
+      if (kb + 1 < plan.k_blocks) {
+        ahead.start(panel0 + kc * nr, min_of(plan.kc, p.k - k0 - kc) * nr, panels, stride,
+                    tiles * panels);
+      } else {
+        ahead.start(next_block.panel0, min_of(plan.kc, p.k) * nr, next_block.panels, stride,
+                    tiles * panels);
+      }
+    }
     for (size_t t = 0; t < tiles; ++t) {
       const size_t i = row_begin + t * rows / tiles;
       const size_t mr_cur = row_begin + (t + 1) * rows / tiles - i;
@@ -165,7 +232,18 @@ void run_block(const F32GemmConfig& cfg, const F32GemmProblem& p, const Plan& pl
           ep.self = self + static_cast<ptrdiff_t>(i) * p.self_row_stride +
                     static_cast<ptrdiff_t>(j) * p.self_col_stride;
         }
+        ahead.slice(&ep);
         cfg.ukernel(mr_cur, nr_cur, kc, a_tile, a_stride, w, c_row + j, p.ldc, flags, &ep);
+      }
+      if (p.activation.fn != nullptr && (flags & kF32GemmFinal) != 0) {
+        if (n_cur == p.ldc) {
+          // Whole rows, one after another: one call for the tile.
+          p.activation.fn(mr_cur * n_cur, c_row, p.activation.params);
+        } else {
+          for (size_t r = 0; r < mr_cur; ++r) {
+            p.activation.fn(n_cur, c_row + r * p.ldc + j0, p.activation.params);
+          }
+        }
       }
     }
   }
@@ -193,7 +271,19 @@ void run_tiles(const F32GemmConfig& cfg, const F32GemmProblem& p, const Plan& pl
     const size_t rt1 = mc1 * plan.m_tiles / plan.m_chunks;
     const size_t row_begin = rt0 * cfg.mr;
     const size_t row_end = min_of(rt1 * cfg.mr, p.m);
-    if (row_begin < row_end) run_block(cfg, p, plan, bi, jb, row_begin, row_end, pack, a_pack);
+    NextBlock next_block;
+    if (plan.prepacked != nullptr && t < end) {
+      const size_t next_bi = t / per_batch;
+      const size_t next_jb = (t % per_batch) / plan.m_chunks;
+      if (next_bi != bi || next_jb != jb) {
+        const size_t next_j0 = next_jb * plan.nc;
+        next_block.panel0 = plan.prepacked + next_bi * plan.prepacked_batch_stride +
+                            (next_j0 / cfg.nr) * plan.prepacked_panel_stride;
+        next_block.panels = ceil_div(min_of(plan.nc, p.n - next_j0), cfg.nr);
+      }
+    }
+    if (row_begin < row_end) run_block(cfg, p, plan, bi, jb, row_begin, row_end, pack, a_pack,
+                                       next_block);
   }
 }
 
@@ -214,6 +304,7 @@ void run_empty_k(const F32GemmProblem& p) {
         if (e.self != nullptr) e.self += static_cast<ptrdiff_t>(j) * p.self_col_stride;
         f32_gemm_store_tile(1, 1, zero_row, 1, c + j, 1, kF32GemmFinal, &e);
       }
+      if (p.activation.fn != nullptr) p.activation.fn(p.n, c, p.activation.params);
     }
   }
 }
@@ -245,10 +336,14 @@ void run_gemv(const F32GemmConfig& cfg, const F32GemmProblem& p, KernelContext* 
       for (size_t i = 0; i < p.m; i += kF32GemvMaxRows) {
         F32GemmEpilogue row_ep = ep;
         if (p.beta != 0.0f) row_ep.self += static_cast<ptrdiff_t>(i) * p.self_row_stride;
-        cfg.gemv(min_of(kF32GemvMaxRows, p.m - i), min_of(width, p.n - j0), p.k,
-                 p.a + bi * p.a_batch_stride + i * p.lda, p.lda,
-                 p.b + bi * p.b_batch_stride + j0, p.ldb,
-                 p.c + bi * p.c_batch_stride + i * p.ldc + j0, p.ldc, &row_ep);
+        const size_t rows = min_of(kF32GemvMaxRows, p.m - i);
+        const size_t cols = min_of(width, p.n - j0);
+        float* c = p.c + bi * p.c_batch_stride + i * p.ldc + j0;
+        cfg.gemv(rows, cols, p.k, p.a + bi * p.a_batch_stride + i * p.lda, p.lda,
+                 p.b + bi * p.b_batch_stride + j0, p.ldb, c, p.ldc, &row_ep);
+        if (p.activation.fn != nullptr) {
+          for (size_t r = 0; r < rows; ++r) p.activation.fn(cols, c + r * p.ldc, p.activation.params);
+        }
       }
     }
   };
@@ -316,6 +411,7 @@ void f32_gemm_pack_b(size_t kc, size_t nc, size_t nr, const float* b, size_t ldb
   // The panel widths of the configs get copies of a constant size, which the
   // compiler inlines; a memcpy call per 64 bytes cost as much as the copy.
   switch (nr) {
+    case 32: return pack_rows<32>(kc, nc, b, ldb, packed, panel_stride);
     case 16: return pack_rows<16>(kc, nc, b, ldb, packed, panel_stride);
     case 8: return pack_rows<8>(kc, nc, b, ldb, packed, panel_stride);
     default: return pack_rows<0>(kc, nc, b, ldb, packed, panel_stride, nr);
@@ -436,6 +532,13 @@ void f32_igemm(const F32GemmConfig& cfg, const F32IgemmProblem& p, KernelContext
       const size_t q1 = min_of(panels, q0 + per_block);
       const size_t rt0 = mc * m_tiles / m_chunks;
       const size_t rt1 = (mc + 1) * m_tiles / m_chunks;
+      // The next task's panels, when it moves on to other ones (see
+      // WeightPrefetch): they follow this task's in the packed weights.
+      WeightPrefetch ahead;
+      if (t + 1 < end && (t + 1) / m_chunks != nb && q1 < panels) {
+        ahead.start(p.packed_b + q1 * k * nr, min_of(per_block, panels - q1) * k * nr, 1, 0,
+                    (rt1 - rt0) * (q1 - q0));
+      }
       for (size_t rt = rt0; rt < rt1; ++rt) {
         const size_t i = rt * mr;
         const size_t mr_cur = min_of(mr, p.m - i);
@@ -444,8 +547,20 @@ void f32_igemm(const F32GemmConfig& cfg, const F32IgemmProblem& p, KernelContext
           const size_t j = q * nr;
           F32GemmEpilogue e = ep;
           if (p.bias != nullptr) e.self = p.bias + j;
+          ahead.slice(&e);
           cfg.igemm(mr_cur, min_of(nr, p.n - j), p.kc, p.ks, a, mr, p.a_offset, p.zero,
                     p.packed_b + q * k * nr, p.c + i * p.ldc + j, p.ldc, &e);
+        }
+        if (p.activation.fn != nullptr && q0 < q1) {
+          const size_t j0 = q0 * nr;
+          const size_t cols = min_of(q1 * nr, p.n) - j0;
+          if (cols == p.ldc) {
+            p.activation.fn(mr_cur * cols, p.c + i * p.ldc, p.activation.params);
+          } else {
+            for (size_t r = 0; r < mr_cur; ++r) {
+              p.activation.fn(cols, p.c + (i + r) * p.ldc + j0, p.activation.params);
+            }
+          }
         }
       }
     }
@@ -506,7 +621,7 @@ void f32_gemm(const F32GemmConfig& cfg, const F32GemmProblem& p, KernelContext* 
   // copy of A, 3-7% faster on the 49- to 196-row GEMMs of the benchmark
   // models (ember_gemm_bench --packed).
   const size_t kc_max = p.packed_b != nullptr
-                            ? kF32GemmMaxPackFloats / (2 * nr)
+                            ? kPackedWeightsMaxKc
                             : min_of(min_of(cfg.kc, kF32GemmMaxAPackFloats / mr),
                                      kF32GemmMaxPackFloats / nr);
   Plan plan;

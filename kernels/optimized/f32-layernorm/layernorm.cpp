@@ -7,6 +7,7 @@ namespace ember::kernels::optimized {
 
 extern const F32LayerNormConfig kF32LayerNormScalarConfig;
 #if defined(__x86_64__)
+extern const F32LayerNormConfig kF32LayerNormAvx512Config;
 extern const F32LayerNormConfig kF32LayerNormAvx2Config;
 #endif
 #if defined(__aarch64__)
@@ -17,6 +18,7 @@ namespace {
 
 const F32LayerNormConfig* const kVariants[] = {
 #if defined(__x86_64__)
+    &kF32LayerNormAvx512Config,
     &kF32LayerNormAvx2Config,
 #endif
 #if defined(__aarch64__)

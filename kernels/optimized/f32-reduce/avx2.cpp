@@ -93,10 +93,65 @@ void vmax_acc(size_t n, const float* x, float* acc) {
   });
 }
 
+// Columns in chunks of 32 (4 ymm registers, two sets for alternate rows so
+// that two adds are in flight per register, the second starting from f's
+// identity), the last chunk masked.
+template <typename F>
+inline void column_accumulate(size_t rows, size_t n, const float* x, size_t stride, float* acc,
+                              float identity, F f) {
+  for (size_t j = 0; j < n; j += 32) {
+    const size_t w = n - j < 32 ? n - j : 32;
+    const size_t vecs = (w + 7) / 8;
+    const __m256i last = tail_mask(w - (vecs - 1) * 8);
+    __m256 a[4], b[4];
+    for (size_t v = 0; v < vecs; ++v) {
+      a[v] = v + 1 < vecs ? _mm256_loadu_ps(acc + j + 8 * v)
+                          : _mm256_maskload_ps(acc + j + 8 * v, last);
+      b[v] = _mm256_set1_ps(identity);
+    }
+    const float* xr = x + j;
+    size_t r = 0;
+    if (vecs == 4 && w == 32) {
+      for (; r + 2 <= rows; r += 2, xr += 2 * stride) {
+        for (size_t v = 0; v < 4; ++v) {
+          a[v] = f(_mm256_loadu_ps(xr + 8 * v), a[v]);
+          b[v] = f(_mm256_loadu_ps(xr + stride + 8 * v), b[v]);
+        }
+      }
+    }
+    for (; r < rows; ++r, xr += stride) {
+      for (size_t v = 0; v < vecs; ++v) {
+        const __m256 xv = v + 1 < vecs ? _mm256_loadu_ps(xr + 8 * v)
+                                       : _mm256_maskload_ps(xr + 8 * v, last);
+        a[v] = f(xv, a[v]);
+      }
+    }
+    for (size_t v = 0; v < vecs; ++v) {
+      const __m256 sum = f(b[v], a[v]);
+      if (v + 1 < vecs) {
+        _mm256_storeu_ps(acc + j + 8 * v, sum);
+      } else {
+        _mm256_maskstore_ps(acc + j + 8 * v, last, sum);
+      }
+    }
+  }
+}
+
+void cadd_acc(size_t rows, size_t n, const float* x, size_t stride, float* acc) {
+  column_accumulate(rows, n, x, stride, acc, 0.0f,
+                    [](__m256 v, __m256 a) { return _mm256_add_ps(a, v); });
+}
+
+void cmax_acc(size_t rows, size_t n, const float* x, size_t stride, float* acc) {
+  column_accumulate(rows, n, x, stride, acc, -INFINITY, [](__m256 v, __m256 a) {
+    return _mm256_blendv_ps(_mm256_max_ps(v, a), v, is_nan(v));
+  });
+}
+
 }  // namespace
 
 extern const F32ReduceConfig kF32ReduceAvx2Config = {
-    "avx2", kCpuAvx2 | kCpuFma | kCpuOsYmm, rsum, rmax, vadd_acc, vmax_acc,
+    "avx2", kCpuAvx2 | kCpuFma | kCpuOsYmm, rsum, rmax, vadd_acc, vmax_acc, cadd_acc, cmax_acc,
 };
 
 }  // namespace ember::kernels::optimized

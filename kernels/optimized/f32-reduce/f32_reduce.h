@@ -25,6 +25,13 @@ using F32RMaxUkernelFn = float (*)(size_t n, const float* x);
 // acc[i] += x[i] (or acc[i] = max(acc[i], x[i]), NaN winning) for i < n.
 using F32VAccUkernelFn = void (*)(size_t n, const float* x, float* acc);
 
+// acc[j] += x[r * stride + j] (or the NaN-winning max) for r < rows and
+// j < n: a block of rows folded into one row of accumulators held in
+// registers across the rows (a mean over H and W of NHWC data, whose rows
+// are pixels a few channels wide).
+using F32CAccUkernelFn = void (*)(size_t rows, size_t n, const float* x, size_t stride,
+                                  float* acc);
+
 struct F32ReduceConfig {
   const char* name;            // "scalar", "avx2", "neon"
   uint32_t required_features;  // CpuFeature bits (cpu_features.h)
@@ -32,6 +39,9 @@ struct F32ReduceConfig {
   F32RMaxUkernelFn rmax;
   F32VAccUkernelFn vadd_acc;
   F32VAccUkernelFn vmax_acc;
+  // Null in a variant without them: the driver then folds row by row.
+  F32CAccUkernelFn cadd_acc = nullptr;
+  F32CAccUkernelFn cmax_acc = nullptr;
 };
 
 size_t f32_reduce_num_variants();

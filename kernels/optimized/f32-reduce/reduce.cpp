@@ -9,6 +9,7 @@ namespace ember::kernels::optimized {
 
 extern const F32ReduceConfig kF32ReduceScalarConfig;
 #if defined(__x86_64__)
+extern const F32ReduceConfig kF32ReduceAvx512Config;
 extern const F32ReduceConfig kF32ReduceAvx2Config;
 #endif
 #if defined(__aarch64__)
@@ -19,6 +20,7 @@ namespace {
 
 const F32ReduceConfig* const kVariants[] = {
 #if defined(__x86_64__)
+    &kF32ReduceAvx512Config,
     &kF32ReduceAvx2Config,
 #endif
 #if defined(__aarch64__)
@@ -31,6 +33,7 @@ constexpr size_t kNumVariants = sizeof(kVariants) / sizeof(kVariants[0]);
 size_t min_of(size_t a, size_t b) { return a < b ? a : b; }
 
 constexpr size_t kMaxRun = 2048;  // floats: 8 KiB of accumulators
+constexpr size_t kRowBlock = 64;  // rows per column-kernel call
 
 }  // namespace
 
@@ -70,6 +73,7 @@ void f32_reduce(const F32ReduceConfig& cfg, F32ReduceOp op, size_t size, size_t 
     return;
   }
   const F32VAccUkernelFn acc = op == F32ReduceOp::Max ? cfg.vmax_acc : cfg.vadd_acc;
+  const F32CAccUkernelFn cacc = op == F32ReduceOp::Max ? cfg.cmax_acc : cfg.cadd_acc;
   size_t i = begin;
   while (i < end) {
     const size_t o = i / inner;
@@ -81,7 +85,15 @@ void f32_reduce(const F32ReduceConfig& cfg, F32ReduceOp op, size_t size, size_t 
     float* yo = y + i;
     // Row 0 initialises the accumulators in y; the others fold in.
     for (size_t t = 0; t < w; ++t) yo[t] = xo[t];
-    for (size_t k = 1; k < size; ++k) acc(w, xo + k * inner, yo);
+    if (cacc != nullptr) {
+      // Blocks of rows, so that the block stays in L1 while the kernel
+      // passes over it once per chunk of columns it holds in registers.
+      for (size_t k = 1; k < size; k += kRowBlock) {
+        cacc(min_of(kRowBlock, size - k), w, xo + k * inner, inner, yo);
+      }
+    } else {
+      for (size_t k = 1; k < size; ++k) acc(w, xo + k * inner, yo);
+    }
     if (scale != 1.0f) {
       for (size_t t = 0; t < w; ++t) yo[t] *= scale;
     }

@@ -33,8 +33,17 @@ void vmax_acc(size_t n, const float* x, float* acc) {
   }
 }
 
+void cadd_acc(size_t rows, size_t n, const float* x, size_t stride, float* acc) {
+  for (size_t r = 0; r < rows; ++r) vadd_acc(n, x + r * stride, acc);
+}
+
+void cmax_acc(size_t rows, size_t n, const float* x, size_t stride, float* acc) {
+  for (size_t r = 0; r < rows; ++r) vmax_acc(n, x + r * stride, acc);
+}
+
 }  // namespace
 
-extern const F32ReduceConfig kF32ReduceScalarConfig = {"scalar", 0, rsum, rmax, vadd_acc, vmax_acc};
+extern const F32ReduceConfig kF32ReduceScalarConfig = {"scalar", 0,        rsum,     rmax,
+                                                      vadd_acc, vmax_acc, cadd_acc, cmax_acc};
 
 }  // namespace ember::kernels::optimized

@@ -9,6 +9,7 @@ namespace ember::kernels::optimized {
 
 extern const F32SoftmaxConfig kF32SoftmaxScalarConfig;
 #if defined(__x86_64__)
+extern const F32SoftmaxConfig kF32SoftmaxAvx512Config;
 extern const F32SoftmaxConfig kF32SoftmaxAvx2Config;
 #endif
 #if defined(__aarch64__)
@@ -19,6 +20,7 @@ namespace {
 
 const F32SoftmaxConfig* const kVariants[] = {
 #if defined(__x86_64__)
+    &kF32SoftmaxAvx512Config,
     &kF32SoftmaxAvx2Config,
 #endif
 #if defined(__aarch64__)

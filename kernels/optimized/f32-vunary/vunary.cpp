@@ -8,6 +8,7 @@ namespace ember::kernels::optimized {
 // Defined by the variant files CMake compiles for this architecture.
 extern const F32VUnaryConfig kF32VUnaryScalarConfig;
 #if defined(__x86_64__)
+extern const F32VUnaryConfig kF32VUnaryAvx512Config;
 extern const F32VUnaryConfig kF32VUnaryAvx2Config;
 #endif
 #if defined(__aarch64__)
@@ -18,6 +19,7 @@ namespace {
 
 const F32VUnaryConfig* const kVariants[] = {
 #if defined(__x86_64__)
+    &kF32VUnaryAvx512Config,
     &kF32VUnaryAvx2Config,
 #endif
 #if defined(__aarch64__)

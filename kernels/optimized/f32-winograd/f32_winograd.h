@@ -91,11 +91,13 @@ void f32_winograd_pack_weights(const F32GemmConfig& gemm, size_t in_c, size_t ou
 size_t f32_winograd_temp_floats(const F32WinogradShape& shape);
 // Runs the convolution: transforms split over `pool`'s threads by tiles,
 // the 36 GEMMs by points. `temp` holds f32_winograd_temp_floats floats.
-// Allocates nothing.
+// `activation` (after the clamp) runs on each tile's output rows as the
+// output transform finishes them. Allocates nothing.
 void f32_winograd_conv(const F32WinogradConfig& config, const F32GemmConfig& gemm,
                        const F32WinogradShape& shape, const float* input,
                        const float* packed_weights, const float* bias, float clamp_min,
-                       float clamp_max, float* output, float* temp, ThreadPool* pool);
+                       float clamp_max, float* output, float* temp, ThreadPool* pool,
+                       const F32RowActivation& activation = F32RowActivation{});
 
 }  // namespace kernels::optimized
 }  // namespace ember

@@ -12,6 +12,7 @@ namespace ember::kernels::optimized {
 // Defined by the variant files CMake compiles for this architecture.
 extern const F32WinogradConfig kF32WinogradScalarConfig;
 #if defined(__x86_64__)
+extern const F32WinogradConfig kF32WinogradAvx512Config;
 extern const F32WinogradConfig kF32WinogradAvx2Config;
 #endif
 #if defined(__aarch64__)
@@ -22,6 +23,7 @@ namespace {
 
 const F32WinogradConfig* const kVariants[] = {
 #if defined(__x86_64__)
+    &kF32WinogradAvx512Config,
     &kF32WinogradAvx2Config,
 #endif
 #if defined(__aarch64__)
@@ -107,10 +109,33 @@ size_t f32_winograd_temp_floats(const F32WinogradShape& s) {
   return kF32WinogradPoints * f32_winograd_tiles(s) * (s.in_c + s.out_c);
 }
 
+namespace {
+
+// Runs `activation` over the output rows of tiles [begin, end), in the tile
+// order of the transforms (image, tile row, tile column).
+void apply_to_tiles(const F32WinogradShape& s, const F32RowActivation& activation, float* output,
+                    int64_t begin, int64_t end) {
+  const size_t rows = (s.out_h + kF32WinogradTile - 1) / kF32WinogradTile;
+  const size_t cols = (s.out_w + kF32WinogradTile - 1) / kF32WinogradTile;
+  for (size_t t = static_cast<size_t>(begin); t < static_cast<size_t>(end); ++t) {
+    const size_t n = t / (rows * cols), ty = t / cols % rows, tx = t % cols;
+    const size_t y0 = ty * kF32WinogradTile, x0 = tx * kF32WinogradTile;
+    const size_t h = s.out_h - y0 < kF32WinogradTile ? s.out_h - y0 : kF32WinogradTile;
+    const size_t w = s.out_w - x0 < kF32WinogradTile ? s.out_w - x0 : kF32WinogradTile;
+    for (size_t y = 0; y < h; ++y) {
+      activation.fn(w * s.out_c, output + ((n * s.out_h + y0 + y) * s.out_w + x0) * s.out_c,
+                    activation.params);
+    }
+  }
+}
+
+}  // namespace
+
 void f32_winograd_conv(const F32WinogradConfig& config, const F32GemmConfig& gemm,
                        const F32WinogradShape& s, const float* input,
                        const float* packed_weights, const float* bias, float clamp_min,
-                       float clamp_max, float* output, float* temp, ThreadPool* pool) {
+                       float clamp_max, float* output, float* temp, ThreadPool* pool,
+                       const F32RowActivation& activation) {
   const size_t tiles = f32_winograd_tiles(s);
   if (tiles == 0 || s.out_c == 0) return;
   float* v = temp;
@@ -142,6 +167,7 @@ void f32_winograd_conv(const F32WinogradConfig& config, const F32GemmConfig& gem
   parallel_for(pool, n_tiles, 4, [&](int64_t begin, int64_t end) {
     config.output(s, m, bias, clamp_min, clamp_max, output, tiles, static_cast<size_t>(begin),
                   static_cast<size_t>(end));
+    if (activation.fn != nullptr) apply_to_tiles(s, activation, output, begin, end);
   });
 }
 

@@ -61,18 +61,28 @@ def _without_effect_tokens(program: torch.export.ExportedProgram) -> torch.expor
 
 def lift(program: torch.export.ExportedProgram) -> ProgramGraph:
     """The exported program as a ProgramGraph: parameters, buffers and lifted
-    constants become constant placeholders; the rest are user inputs."""
+    constants become constant placeholders; the rest are user inputs.
+
+    A buffer the model mutates (a KV cache) becomes a mutable-buffer
+    placeholder instead, with its initial data. torch.export returns each
+    mutation's new value as an extra leading output; here it becomes an
+    explicit `copy_` into the buffer at the end of the graph (ExecuTorch's
+    write-back), which `reinplace_buffer_updates` later turns into an
+    in-place update where it can."""
     signature = program.graph_signature
-    if signature.buffers_to_mutate:
-        raise ExportError(
-            "the model mutates buffers ("
-            + ", ".join(signature.buffers_to_mutate.values())
-            + "); mutable state is not supported yet"
-        )
+    output_kinds = torch.export.graph_signature.OutputKind
+    for spec in signature.output_specs:
+        if spec.kind == output_kinds.USER_INPUT_MUTATION:
+            raise ExportError(f"the model mutates its input {spec.target}; mutate a registered "
+                              "buffer instead, or return the new value")
+    mutated = set(signature.buffers_to_mutate.values())
     data = {**program.state_dict, **program.constants}
     module = torch.fx.GraphModule(program.graph_module, program.graph_module.graph)
     placeholders = [n for n in module.graph.nodes if n.op == "placeholder"]
     constants: dict[str, torch.Tensor] = {}
+    buffers: dict[str, torch.Tensor] = {}
+    buffer_names: dict[str, str] = {}
+    buffer_nodes: dict[str, torch.fx.Node] = {}
     for node, spec in zip(placeholders, signature.input_specs):
         if spec.kind == torch.export.graph_signature.InputKind.USER_INPUT:
             if not isinstance(node.meta.get("val"), torch.Tensor):
@@ -85,9 +95,39 @@ def lift(program: torch.export.ExportedProgram) -> ProgramGraph:
         if not isinstance(value, torch.Tensor):
             raise ExportError(f"input {node.name}: constant {spec.target} is a "
                               f"{type(value).__name__}, not a tensor")
-        constants[node.target] = value.detach()
+        if spec.target in mutated:
+            buffers[node.target] = value.detach().clone().contiguous()
+            buffer_names[node.target] = spec.target
+            buffer_nodes[spec.target] = node
+        else:
+            constants[node.target] = value.detach()
+    if mutated:
+        _write_back_mutations(module.graph, signature, buffer_nodes)
+        module.recompile()
     return ProgramGraph(module, constants, dict(program.range_constraints),
-                        program.call_spec.in_spec, program.call_spec.out_spec)
+                        program.call_spec.in_spec, program.call_spec.out_spec,
+                        buffers=buffers, buffer_names=buffer_names)
+
+
+def _write_back_mutations(graph: torch.fx.Graph, signature: Any,
+                          buffer_nodes: dict[str, torch.fx.Node]) -> None:
+    """Replaces the mutation outputs by `copy_(buffer, new value)` nodes."""
+    output = graph.output_node()
+    results = list(output.args[0])
+    kept = []
+    mutation = torch.export.graph_signature.OutputKind.BUFFER_MUTATION
+    for result, spec in zip(results, signature.output_specs):
+        if spec.kind != mutation:
+            kept.append(result)
+            continue
+        buffer = buffer_nodes[spec.target]
+        if result is buffer:
+            continue  # mutated and restored: nothing to write
+        with graph.inserting_before(output):
+            write = graph.call_function(torch.ops.aten.copy_.default, (buffer, result))
+        write.meta["val"] = buffer.meta.get("val")
+        write.meta["stack_trace"] = getattr(result, "meta", {}).get("stack_trace")
+    output.args = (tuple(kept),)
 
 
 def _decompositions() -> Any:

@@ -20,11 +20,13 @@ _QUANT_NAMESPACES = ("quantized_decomposed", "torchao", "ember_quant")
 
 
 def is_dequantize(node: Node) -> bool:
+    """A dequantize, or an unpack of packed 4-bit weights (which would store
+    them as int8 again)."""
     target = node.target
     if not isinstance(target, torch._ops.OpOverload):
         return False
-    namespace = target.namespace
-    return namespace in _QUANT_NAMESPACES and "dequantize" in target._schema.name
+    name = target._schema.name
+    return target.namespace in _QUANT_NAMESPACES and ("dequantize" in name or "unpack" in name)
 
 
 def _foldable(node: Node, program: ProgramGraph) -> bool:

@@ -35,6 +35,7 @@ from ember.fb.Double import DoubleT
 from ember.fb.DoubleList import DoubleListT
 from ember.fb.EValue import EValueT
 from ember.fb.ExecutionPlan import ExecutionPlanT
+from ember.fb.ExtraTensorInfo import ExtraTensorInfoT
 from ember.fb.Frame import FrameT
 from ember.fb.FrameList import FrameListT
 from ember.fb.Instruction import InstructionT
@@ -57,6 +58,7 @@ from ember.passes.delegation import delegate_of, is_delegate_call
 from ember.passes.dim_order import KERNEL_NAMES, dim_order_of
 from ember.passes.graph import ExportError, ProgramGraph, user_frame
 from ember.passes.memory_planning import Lifetime, MemoryPlan
+from ember.passes.mutable_buffers import is_in_place
 from ember.passes.out_variants import alloc, alloc_list, is_kernel_call, kernel_name
 from ember.passes.scalar_types import LAYOUT, MEMORY_FORMAT, SCALAR_TYPE, scalar_type
 
@@ -113,6 +115,10 @@ class EmittedProgram:
     loops: list[tuple[int, int]]  # (head, last) instruction of each loop, inner loops first
     instructions: list[InstructionInfo] = field(default_factory=list)
     memory_plan: MemoryPlan | None = None
+    # Mutable buffers: value id -> (fully qualified name, initial data). The
+    # planner puts them in the shared arena (memory id 2) and the serializer
+    # their initial bytes in the mutable data segment.
+    buffers: dict[int, tuple[str, bytes]] = field(default_factory=dict)
 
 
 class _Emitter:
@@ -136,6 +142,7 @@ class _Emitter:
         self.moves: list[tuple[int, int]] = []
         self.loops: list[tuple[int, int]] = []
         self.ranges = dict(program.range_constraints)
+        self.buffers: dict[int, tuple[str, bytes]] = {}
 
     # --- values -------------------------------------------------------------
 
@@ -214,6 +221,26 @@ class _Emitter:
         tensor.dataBufferIdx = len(self.constants) - 1
         value_id = self._add_value(KernelTypes.Tensor, tensor)
         self.tensors[value_id] = tensor
+        return value_id
+
+    def _buffer_value(self, node: Node) -> int:
+        """A mutable buffer: planned for the whole method (the planner gives it
+        a place in the arena methods share), starting from its initial data."""
+        data = self.program.buffers[node.target].detach().contiguous().cpu()
+        fqn = self.program.buffer_names.get(node.target, node.target)
+        tensor = TensorT()
+        tensor.scalarType = scalar_type(data.dtype)
+        tensor.sizes = list(data.shape)
+        tensor.dimOrder = list(range(data.dim()))
+        tensor.shapeDynamism = TensorShapeDynamism.STATIC
+        tensor.dataBufferIdx = 0  # the serializer points it at the initial data
+        info = ExtraTensorInfoT()
+        info.fullyQualifiedName = fqn
+        tensor.extraTensorInfo = info
+        value_id = self._add_value(KernelTypes.Tensor, tensor)
+        self.tensors[value_id] = tensor
+        raw = data.view(-1).view(torch.uint8).numpy().tobytes() if data.numel() else b""
+        self.buffers[value_id] = (fqn, raw)
         return value_id
 
     def _use(self, value_id: int) -> None:
@@ -381,6 +408,22 @@ class _Emitter:
         what = f"{node.name} ({name})"
         args: list[int] = []
         outs: list[int] = []
+        if is_in_place(node):
+            # index_put_, copy_: the schema's arguments, then the return, which
+            # is the written argument itself.
+            for position, schema_arg in enumerate(op._schema.arguments):
+                if position < len(node.args):
+                    value = node.args[position]
+                elif schema_arg.name in node.kwargs:
+                    value = node.kwargs[schema_arg.name]
+                elif schema_arg.has_default_value():
+                    value = schema_arg.default_value
+                else:
+                    raise ExportError(f"{what}: no value for argument '{schema_arg.name}'")
+                args.append(self._arg(value, schema_arg.type, what))
+            self.node_values[node] = args[0]
+            self._kernel_call(node, name, [*args, args[0]])
+            return
         for schema_arg in op._schema.arguments:
             if schema_arg.name in node.kwargs:
                 value = node.kwargs[schema_arg.name]
@@ -449,6 +492,9 @@ class _Emitter:
             if program.is_constant(node):
                 self.constant_nodes[node] = program.constant(node)
                 continue
+            if program.is_buffer(node):
+                self.node_values[node] = self._buffer_value(node)
+                continue
             value_id = self._planned_tensor(node.meta["val"], f"input {node.name}")
             self.lifetimes[value_id].start = -1
             input_ids.append(value_id)
@@ -480,7 +526,8 @@ class _Emitter:
         plan.delegates = self.delegates
         plan.nonConstBufferSizes = [0]  # the memory planner fills in the arena
         return EmittedProgram(plan, self.constants, self.delegate_blobs, self.tensors,
-                              self.lifetimes, self.moves, self.loops, self.infos)
+                              self.lifetimes, self.moves, self.loops, self.infos,
+                              buffers=self.buffers)
 
     def _emit_graph(self, graph: torch.fx.Graph) -> list[Any]:
         """Emits the nodes of `graph`; returns its outputs."""

@@ -48,6 +48,15 @@ class ProgramGraph:
     out_spec: Any
     # Filled by the partitioner: one entry per op node of the model.
     placements: list[Placement] = field(default_factory=list)
+    # Placeholder target -> initial data of a buffer the model mutates (a KV
+    # cache). Neither a constant (no pass may fold it) nor a user input: the
+    # runtime keeps it in planned memory across calls.
+    buffers: dict[str, torch.Tensor] = field(default_factory=dict)
+    # Placeholder target -> the buffer's fully qualified name in the model,
+    # which methods of one program share the buffer by.
+    buffer_names: dict[str, str] = field(default_factory=dict)
+    # The buffers' current values when the graph runs eagerly (`run`).
+    _state: dict[str, torch.Tensor] | None = field(default=None, repr=False)
 
     @property
     def graph(self) -> torch.fx.Graph:
@@ -57,7 +66,12 @@ class ProgramGraph:
         return [n for n in self.graph.nodes if n.op == "placeholder"]
 
     def user_inputs(self) -> list[Node]:
-        return [n for n in self.placeholders() if n.target not in self.constants]
+        return [n for n in self.placeholders()
+                if n.target not in self.constants and n.target not in self.buffers]
+
+    def is_buffer(self, node: Any) -> bool:
+        """Whether `node` is the placeholder of a mutable buffer."""
+        return isinstance(node, Node) and node.op == "placeholder" and node.target in self.buffers
 
     def is_constant(self, node: Any) -> bool:
         return isinstance(node, Node) and node.op == "placeholder" and node.target in self.constants
@@ -85,19 +99,32 @@ class ProgramGraph:
                 del self.constants[node.target]
 
     def run(self, *inputs: Any) -> tuple[Any, ...]:
-        """Runs the graph in eager PyTorch on user inputs; returns the flat outputs."""
+        """Runs the graph in eager PyTorch on user inputs; returns the flat
+        outputs. Mutable buffers keep their values from one run to the next,
+        as the runtime keeps them (`reset_state` restores the initial data)."""
+        if self._state is None:
+            self.reset_state()
+        state = self._state
+        assert state is not None
         feed = iter(inputs)
-        args = [self.constants[n.target] if n.target in self.constants else next(feed)
+        args = [self.constants[n.target] if n.target in self.constants
+                else state[n.target] if n.target in state else next(feed)
                 for n in self.placeholders()]
         with torch.no_grad():
             result = self.module(*args)
         return tuple(result) if isinstance(result, (tuple, list)) else (result,)
 
+    def reset_state(self) -> None:
+        """Mutable buffers back to their initial data, for `run`."""
+        self._state = {name: data.clone() for name, data in self.buffers.items()}
+
     def copy(self) -> ProgramGraph:
-        """An independent copy (graph and metadata; constant data is shared)."""
+        """An independent copy (graph and metadata; constant data is shared,
+        buffers restart from their initial data)."""
         module = copy.deepcopy(self.module)
         return ProgramGraph(module, dict(self.constants), dict(self.range_constraints),
-                            self.in_spec, self.out_spec, copy.deepcopy(self.placements))
+                            self.in_spec, self.out_spec, copy.deepcopy(self.placements),
+                            dict(self.buffers), dict(self.buffer_names))
 
     def recompile(self) -> ProgramGraph:
         self.graph.lint()

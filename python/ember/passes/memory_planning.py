@@ -36,6 +36,7 @@ class MemoryPlan:
     arena_size: int
     offsets: dict[int, int]
     total_tensor_bytes: int
+    buffer_bytes: int = 0  # mutable buffers, in the arena methods share
 
     @property
     def savings(self) -> float:
@@ -72,9 +73,46 @@ def plan(tensors: list[Lifetime]) -> MemoryPlan:
     )
 
 
-def plan_memory(emitted: Any) -> Any:
+@dataclass
+class BufferLayout:
+    """Where each mutable buffer lives in the arena that all methods of a
+    program share (memory id 2), and the index of its initial data in the
+    program's mutable data segment."""
+
+    offsets: dict[str, int]  # fully qualified name -> byte offset
+    data_index: dict[str, int]  # fully qualified name -> mutable data index (>= 1)
+    initial_data: list[bytes]  # index 0 is reserved and empty
+    size: int
+
+    @staticmethod
+    def of(methods: list[Any]) -> BufferLayout:
+        """One layout for the buffers of every method: a buffer that two
+        methods name (by its fully qualified name) is the same memory in both."""
+        found: dict[str, bytes] = {}
+        for emitted in methods:
+            for fqn, data in emitted.buffers.values():
+                if fqn in found and len(found[fqn]) != len(data):
+                    raise ValueError(f"buffer {fqn} has different sizes in two methods")
+                found.setdefault(fqn, data)
+        offsets, data_index, initial, cursor = {}, {}, [b""], 0
+        for fqn in sorted(found):
+            offsets[fqn] = cursor
+            cursor += _align(max(len(found[fqn]), 1))
+            data_index[fqn] = len(initial)
+            initial.append(found[fqn])
+        return BufferLayout(offsets, data_index, initial, cursor)
+
+
+# The memory id of the arena that mutable buffers share across methods
+# (ExecuTorch's share_mutable_buffers uses 2 as well; activations are in 1).
+SHARED_BUFFER_MEMORY_ID = 2
+
+
+def plan_memory(emitted: Any, buffers: BufferLayout | None = None) -> Any:
     """The planning pass: gives every planned tensor of an EmittedProgram its
     offset in arena 1 and records the arena's size in the execution plan.
+    Mutable buffers go to arena 2 at the offsets of `buffers` (by default a
+    layout of this method's own buffers); they live as long as the program.
 
     Lifetimes come from the emitter, in instruction indices; two facts of
     control flow stretch them first:
@@ -100,4 +138,21 @@ def plan_memory(emitted: Any) -> Any:
         emitted.tensors[value_id].allocationInfo = details
     emitted.plan.nonConstBufferSizes = [0, memory.arena_size]
     emitted.memory_plan = memory
+    return place_buffers(emitted, buffers if buffers is not None else BufferLayout.of([emitted]))
+
+
+def place_buffers(emitted: Any, layout: BufferLayout) -> Any:
+    """Puts the mutable buffers of a planned method at their place in
+    `layout` (the layout every method of the program shares)."""
+    for value_id, (fqn, _) in emitted.buffers.items():
+        details = AllocationDetailsT()
+        details.memoryId = SHARED_BUFFER_MEMORY_ID
+        details.memoryOffsetLow = layout.offsets[fqn] & 0xFFFFFFFF
+        details.memoryOffsetHigh = layout.offsets[fqn] >> 32
+        tensor = emitted.tensors[value_id]
+        tensor.allocationInfo = details
+        tensor.dataBufferIdx = layout.data_index[fqn]
+    sizes = emitted.plan.nonConstBufferSizes[:2]
+    emitted.plan.nonConstBufferSizes = sizes + ([layout.size] if layout.size > 0 else [])
+    emitted.memory_plan.buffer_bytes = layout.size
     return emitted

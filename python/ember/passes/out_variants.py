@@ -21,6 +21,7 @@ import torch
 from torch.fx import Node
 
 from ember.passes.graph import ExportError, ProgramGraph, all_graphs, user_frame
+from ember.passes.mutable_buffers import is_in_place
 
 aten = torch.ops.aten
 
@@ -118,11 +119,12 @@ _SYMBOLIC_OPS = {aten.sym_size.int, aten.sym_numel.default}
 
 
 def to_out_variants(program: ProgramGraph) -> ProgramGraph:
+    """In-place updates of mutable buffers (index_put_, copy_) stay as they are."""
     for module in all_graphs(program):
         for node in list(module.graph.nodes):
             if is_kernel_call(node) and not node.target._schema.returns:
                 _bind_by_name(node)
-            elif is_kernel_call(node) and not _is_out_call(node):
+            elif is_kernel_call(node) and not _is_out_call(node) and not is_in_place(node):
                 _convert(module.graph, node)
         module.recompile()
     return program

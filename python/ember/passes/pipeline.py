@@ -22,6 +22,7 @@ from ember.passes.emit import EmittedProgram, emit
 from ember.passes.fuse_batch_norm import fuse_batch_norm
 from ember.passes.graph import GraphPass, ProgramGraph
 from ember.passes.memory_planning import plan_memory
+from ember.passes.mutable_buffers import reinplace_buffer_updates
 from ember.passes.out_variants import to_out_variants
 from ember.passes.strip_asserts import strip_asserts
 
@@ -32,7 +33,7 @@ T = TypeVar("T")
 
 def default_passes(backends: Sequence[Backend] = ()) -> list[GraphPass]:
     return [strip_asserts, bound_data_dependent_sizes, to_dim_order_ops, fuse_batch_norm,
-            fold_constants, delegate(backends), to_out_variants]
+            fold_constants, reinplace_buffer_updates, delegate(backends), to_out_variants]
 
 
 def run_pass(name: str, fn: Callable[..., T], *args: Any) -> T:

@@ -45,11 +45,13 @@ def _constant_segment(constants: list[bytes]) -> tuple[bytes, list[int]]:
 
 
 def serialize_program(program: ProgramT, constants: list[bytes],
-                      delegate_blobs: list[bytes] = ()) -> bytes:
+                      delegate_blobs: list[bytes] = (), mutable_data: list[bytes] = ()) -> bytes:
     """The bytes of a .pte file for `program`: `constants` in the first
-    segment, then one segment per delegate blob. BackendDelegates refer to
-    their blob by its index in `delegate_blobs`; here that becomes the index
-    of its segment. Identical blobs share a segment, as ExecuTorch writes them."""
+    segment, the initial data of mutable buffers (`mutable_data`, entry 0
+    reserved) in the next, then one segment per delegate blob. BackendDelegates
+    refer to their blob by its index in `delegate_blobs`; here that becomes the
+    index of its segment. Identical blobs share a segment, as ExecuTorch writes
+    them."""
     program.version = SCHEMA_VERSION
     segments: list[bytes] = []
     if len(constants) > 1:
@@ -64,6 +66,16 @@ def serialize_program(program: ProgramT, constants: list[bytes],
         empty.segmentIndex = 0
         empty.offsets = [0]
         program.constantSegment = empty
+
+    if len(mutable_data) > 1:
+        # ExecuTorch reads mutable_data_segments[0] only; its offsets index
+        # by a tensor's data_buffer_idx.
+        data, offsets = _constant_segment(list(mutable_data))
+        mutable_segment = SubsegmentOffsetsT()
+        mutable_segment.segmentIndex = len(segments)
+        mutable_segment.offsets = offsets
+        program.mutableDataSegments = [mutable_segment]
+        segments.append(data)
 
     blob_segment: dict[bytes, int] = {}
     for blob in delegate_blobs:

@@ -7,6 +7,7 @@
 #include "extension/threadpool/worker_pool.h"
 #include "runtime/executor/method.h"
 #include "counting_allocator.h"
+#include "method_harness.h"
 #include "runtime/executor/program.h"
 #include "tensor_factory.h"
 #include "test_program.h"
@@ -44,6 +45,29 @@ TEST(Allocations, ExecuteAllocatesNothing) {
   void* volatile p = std::malloc(16);
   EXPECT_GT(testing::g_allocations.load(), before);
   std::free(p);
+}
+
+// A method with a mutable buffer (the kv_cache golden): updating the buffer
+// in place and carrying it to the next execute allocates nothing either.
+TEST(Allocations, MutableBufferUpdatesAllocateNothing) {
+#if !defined(EMBER_COUNT_ALLOCATIONS)
+  GTEST_SKIP() << "allocation counting is disabled under a sanitizer";
+#endif
+  testing::Golden golden;
+  ASSERT_EQ(golden.load("et12_v0_ember_kv_cache"), "");
+  std::string error;
+  std::unique_ptr<testing::OwnedMethod> m = testing::OwnedMethod::load(*golden.program, {}, &error);
+  ASSERT_TRUE(m != nullptr) << error;
+  std::vector<std::unique_ptr<testing::NpyTensor>> inputs;
+  for (size_t i = 0; i < golden.inputs.size(); ++i) {
+    inputs.push_back(std::make_unique<testing::NpyTensor>(golden.inputs[i]));
+    ASSERT_EQ(m->method->set_input(i, inputs.back()->tensor()), Error::Ok);
+  }
+  const long before = testing::g_allocations.load();
+  for (int i = 0; i < 5; ++i) ASSERT_EQ(m->method->execute(), Error::Ok);
+  ASSERT_EQ(m->method->reset_mutable_buffers(), Error::Ok);
+  const long during = testing::g_allocations.load() - before;
+  EXPECT_EQ(during, 0) << "execute() allocated " << during << " times";
 }
 
 // The same with a delegate on a two-thread pool: the backend's execute, its

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <new>
 
+#include "backends/cpu/runtime/ops/activation.h"
 #include "backends/cpu/runtime/ops/memory_order.h"
 #include "backends/cpu/runtime/ops/op_util.h"
 #include "kernels/optimized/f32-vbinary/f32_vbinary.h"
@@ -87,26 +88,6 @@ bool binary_op_of(cpu_fb::BinaryOp op, opt::F32BinaryOp* out) {
     case cpu_fb::BinaryOp::Div: *out = opt::F32BinaryOp::Div; return true;
     case cpu_fb::BinaryOp::Max: *out = opt::F32BinaryOp::Max; return true;
     case cpu_fb::BinaryOp::Min: *out = opt::F32BinaryOp::Min; return true;
-  }
-  return false;
-}
-
-bool unary_op_of(cpu_fb::UnaryOp op, opt::F32UnaryOp* out) {
-  switch (op) {
-    case cpu_fb::UnaryOp::Relu:
-    case cpu_fb::UnaryOp::Clamp: *out = opt::F32UnaryOp::Clamp; return true;
-    case cpu_fb::UnaryOp::Gelu: *out = opt::F32UnaryOp::Gelu; return true;
-    case cpu_fb::UnaryOp::GeluTanh: *out = opt::F32UnaryOp::GeluTanh; return true;
-    case cpu_fb::UnaryOp::Silu: *out = opt::F32UnaryOp::Silu; return true;
-    case cpu_fb::UnaryOp::Sigmoid: *out = opt::F32UnaryOp::Sigmoid; return true;
-    case cpu_fb::UnaryOp::Tanh: *out = opt::F32UnaryOp::Tanh; return true;
-    case cpu_fb::UnaryOp::HardSwish: *out = opt::F32UnaryOp::HardSwish; return true;
-    case cpu_fb::UnaryOp::HardSigmoid: *out = opt::F32UnaryOp::HardSigmoid; return true;
-    case cpu_fb::UnaryOp::Exp: *out = opt::F32UnaryOp::Exp; return true;
-    case cpu_fb::UnaryOp::Neg: *out = opt::F32UnaryOp::Neg; return true;
-    case cpu_fb::UnaryOp::Sqrt: *out = opt::F32UnaryOp::Sqrt; return true;
-    case cpu_fb::UnaryOp::Rsqrt: *out = opt::F32UnaryOp::Rsqrt; return true;
-    case cpu_fb::UnaryOp::Abs: *out = opt::F32UnaryOp::Abs; return true;
   }
   return false;
 }

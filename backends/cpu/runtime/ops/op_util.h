@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <new>
 
 #include "backends/cpu/runtime/ops/ops.h"
 #include "runtime/core/log.h"
@@ -47,5 +48,32 @@ inline bool same_sizes(const ValueInfo& a, const ValueInfo& b) {
   }
   return true;
 }
+
+// Backend-owned float arrays, 64-byte aligned (a cache line, any vector).
+inline float* new_floats(size_t n) {
+  return static_cast<float*>(::operator new[](n > 0 ? n * sizeof(float) : 1,
+                                              std::align_val_t{64}, std::nothrow));
+}
+inline void delete_floats(float* p) {
+  if (p != nullptr) ::operator delete[](p, std::align_val_t{64});
+}
+
+
+// A residual (an op's second input) must lie as the output does, so that an
+// output float's offset locates its addend: as many floats, the same layout
+// (and sizes, for NHWC; a plain one may be a view of other sizes).
+inline bool residual_fits(const BuildContext& ctx, const OpValues& v) {
+  if (v.num_in < 2) return true;
+  const ValueInfo& r = ctx.values[v.in[1]];
+  const ValueInfo& out = ctx.values[v.out];
+  if (r.numel != out.numel || r.layout != out.layout ||
+      (out.layout == Layout::NHWC && !same_sizes(r, out)) || r.dtype != DataType::Float32 ||
+      v.in[1] == v.out) {
+    EMBER_LOG(Error, "cpu backend: a residual differs from the output it is added to");
+    return false;
+  }
+  return true;
+}
+
 
 }  // namespace ember::cpu

@@ -44,6 +44,7 @@ Result<CpuOp*> make_embedding(const BuildContext& ctx, const cpu_fb::Op* op);
 Result<CpuOp*> make_matmul(const BuildContext& ctx, const cpu_fb::Op* op);
 Result<CpuOp*> make_attention(const BuildContext& ctx, const cpu_fb::Op* op);
 Result<CpuOp*> make_pad(const BuildContext& ctx, const cpu_fb::Op* op);
+Result<CpuOp*> make_qlinear(const BuildContext& ctx, const cpu_fb::Op* op);
 
 // Applies a fused clamp to n floats (nothing when the bounds are infinite).
 void clamp_in_place(float* data, size_t n, float low, float high);

@@ -16,6 +16,12 @@ namespace {
 namespace opt = kernels::optimized;
 
 constexpr size_t kMinWork = 16384;  // input elements per thread at least
+// A reduction with one outer block and at most this many outputs per thread
+// splits its reduced dim instead (each thread folds a run of rows into its
+// own partial row, then one adds them): a mean over H and W of a few
+// channels has too few outputs to share, and splitting the channels would
+// have both threads read every cache line's neighbour.
+constexpr size_t kMaxOutputsToSplitRows = 4096;
 
 class ReduceOp final : public CpuOp {
  public:
@@ -23,18 +29,52 @@ class ReduceOp final : public CpuOp {
   opt::F32ReduceOp op = opt::F32ReduceOp::Sum;
   size_t outer = 1, size = 1, inner = 1;
   const opt::F32ReduceConfig* config = nullptr;
+  // Partial rows the temp memory holds (temp_bytes, called once at init).
+  mutable size_t partial_rows_ = 0;
+
+  bool splits_rows(size_t threads) const {
+    return threads > 1 && outer == 1 && inner <= kMaxOutputsToSplitRows &&
+           size * inner >= 2 * kMinWork && size >= 2 * threads;
+  }
+  size_t temp_bytes(size_t num_threads) const override {
+    partial_rows_ = splits_rows(num_threads) ? num_threads : 0;
+    return partial_rows_ * inner * sizeof(float);
+  }
 
   void run(const ExecState& state) const override {
     const float* x = state.data[in];
     float* y = state.data[out];
     const size_t outputs = outer * inner;
     if (outputs == 0) return;
+    size_t threads = state.pool != nullptr ? state.pool->num_threads() : 1;
+    if (threads > partial_rows_) threads = partial_rows_;  // the temp memory init planned
+    if (splits_rows(threads) && state.op_temp != nullptr) return run_split_rows(state, threads);
     const size_t per_output = size > 0 ? size : 1;
     const int64_t min_outputs = static_cast<int64_t>((kMinWork + per_output - 1) / per_output);
     parallel_for(state.pool, static_cast<int64_t>(outputs), min_outputs, [&](int64_t b, int64_t e) {
       opt::f32_reduce(*config, op, size, inner, x, y, static_cast<size_t>(b),
                       static_cast<size_t>(e));
     });
+  }
+
+  void run_split_rows(const ExecState& state, size_t threads) const {
+    const float* x = state.data[in];
+    float* y = state.data[out];
+    float* partial = static_cast<float*>(state.op_temp);
+    const opt::F32ReduceOp fold = op == opt::F32ReduceOp::Max ? op : opt::F32ReduceOp::Sum;
+    state.pool->run(threads, [&](size_t t) {
+      const size_t k0 = t * size / threads, k1 = (t + 1) * size / threads;
+      opt::f32_reduce(*config, fold, k1 - k0, inner, x + k0 * inner, partial + t * inner, 0,
+                      inner);
+    });
+    const opt::F32VAccUkernelFn acc =
+        op == opt::F32ReduceOp::Max ? config->vmax_acc : config->vadd_acc;
+    for (size_t j = 0; j < inner; ++j) y[j] = partial[j];
+    for (size_t t = 1; t < threads; ++t) acc(inner, partial + t * inner, y);
+    if (op == opt::F32ReduceOp::Mean) {
+      const float scale = 1.0f / static_cast<float>(size);
+      for (size_t j = 0; j < inner; ++j) y[j] *= scale;
+    }
   }
 };
 

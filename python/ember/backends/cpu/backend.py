@@ -16,6 +16,7 @@ from ember.backends.cpu import (  # noqa: F401
     ops_matmul,
     ops_norm,
     ops_pool,
+    ops_qlinear,
     ops_static,
 )
 from ember.passes.graph import ProgramGraph

@@ -31,6 +31,7 @@ from torch.fx import Node
 
 from ember.backends.backend import OpSupport
 from ember.cpu_fb import (
+    Activation,
     Clamp,
     Constant,
     DataType,
@@ -56,6 +57,9 @@ def channels_last_order(rank: int) -> list[int]:
     channels last for any rank from 3 ([N, C, L] stored as N, L, C, a 1-D
     convolution's) up ([N, C, H, W] as N, H, W, C)."""
     return [0, *range(2, rank), 1]
+
+# The ops that apply a fused activation to their output tiles.
+_ACTIVATABLE = {OpParams.OpParams.Linear, OpParams.OpParams.Conv2d}
 
 # Ops whose output a following relu/hardtanh/clamp fuses into (they apply the
 # clamp on the way out); families add theirs.
@@ -93,6 +97,8 @@ class _Op:
     outputs: list[int]
     clamp: tuple[float, float] | None = None
     debug_handle: int = 0
+    # A fused activation (UnaryOp), applied before the clamp: Linear and Conv2d only.
+    activation: int | None = None
 
 
 @dataclass
@@ -141,6 +147,65 @@ class Builder:
     def op(self, params_type: int, params: Any, inputs: list[int], out: int,
            clamp: tuple[float, float] | None = None) -> None:
         self.ops.append(_Op(params_type, params, inputs, [out], clamp))
+
+    def fuse_activation(self, source: Node, kind: int, readers: set[Node]) -> int | None:
+        """Makes the Linear or Conv2d that wrote `source`'s value apply
+        activation `kind` to it, when only `readers` (the activation's nodes)
+        read the value and that op has no clamp or activation yet; returns
+        the value, or None."""
+        if (not isinstance(source, Node) or not set(source.users) <= readers
+                or source not in self.of_node):
+            return None
+        value_id = self.of_node[source]
+        if self.values[value_id].kind != ValueKind.ValueKind.Scratch:
+            return None
+        root = self.root(value_id)
+        producer = next((op for op in reversed(self.ops) if root in op.outputs), None)
+        if (producer is None or producer.params_type not in _ACTIVATABLE
+                or producer.clamp is not None or producer.activation is not None):
+            return None
+        producer.activation = kind
+        return value_id
+
+    def _producer(self, value_id: int) -> int | None:
+        """The index of the last op that wrote value_id's memory, or None."""
+        root = self.root(value_id)
+        return next((i for i in range(len(self.ops) - 1, -1, -1) if root in self.ops[i].outputs),
+                    None)
+
+    def fuse_residual(self, node: Node, source: Node, other: Node) -> int | None:
+        """Makes add(source, other) (node) the residual step of the Linear or
+        Conv2d that wrote source's value: that op adds other's value to its
+        output as it finishes each tile. Only when node alone reads source,
+        other has the output's shape and layout and is ready before that op
+        runs, and the op applies nothing on the way out yet; returns the
+        value, or None."""
+        if (not isinstance(source, Node) or not isinstance(other, Node) or source is other
+                or not set(source.users) <= {node} or source not in self.of_node):
+            return None
+        value_id = self.of_node[source]
+        at = self._producer(value_id)
+        if at is None or self.values[value_id].kind != ValueKind.ValueKind.Scratch:
+            return None
+        producer = self.ops[at]
+        if (producer.params_type not in _ACTIVATABLE or len(producer.inputs) != 1
+                or producer.clamp is not None or producer.activation is not None):
+            return None
+        other_id = self.input(other)
+        mine = self.values[value_id]
+        # In the output's layout: as is, or a conversion made already (the
+        # conv's own input, converted to NHWC for it).
+        if self.values[other_id].layout != mine.layout:
+            other_id = self.converted.get((other_id, mine.layout), other_id)
+        other_at = self._producer(other_id)
+        theirs = self.values[other_id]
+        if (theirs.sizes != mine.sizes or theirs.layout != mine.layout
+                or theirs.dtype != DataType.DataType.Float32 or list(static_sizes(node)) != mine.sizes
+                or (other_at is not None and other_at >= at)):
+            return None
+        producer.inputs.append(other_id)
+        self.clamp_op = at  # a clamp after the add applies after the residual
+        return value_id
 
     def in_layout(self, value_id: int, layout: int) -> int:
         """`value_id`'s data in `layout`, converting once when it is not."""
@@ -314,12 +379,18 @@ def _drop_dead_ops(b: Builder) -> None:
             live.add(v)
             live.add(b.root(v))
     b.ops = kept[::-1]
-    used = {b.root(v) for op in b.ops for v in [*op.inputs, *op.outputs]}
-    used |= {v for op in b.ops for v in [*op.inputs, *op.outputs]}
+    used: set[int] = set()
+    for op in b.ops:
+        for v in [*op.inputs, *op.outputs]:
+            # The value and every alias between it and its root.
+            while v is not None and v not in used:
+                used.add(v)
+                v = b.values[v].alias_of
     for v, value in enumerate(b.values):
         if value.kind in (ValueKind.ValueKind.Scratch, ValueKind.ValueKind.Input) and v not in used:
             value.kind, value.index, value.sizes = ValueKind.ValueKind.Scratch, 0, [0]
             value.dtype, value.alias_of = DataType.DataType.Float32, None
+            value.layout = Layout.Layout.Plain
 
 
 def _plan_scratch(b: Builder) -> int:
@@ -370,6 +441,9 @@ def _serialize(b: Builder, num_inputs: int, num_outputs: int, scratch_bytes: int
         if op.clamp is not None:
             entry.clamp = Clamp.ClampT()
             entry.clamp.min, entry.clamp.max = op.clamp
+        if op.activation is not None:
+            entry.activation = Activation.ActivationT()
+            entry.activation.op = op.activation
         graph.ops.append(entry)
     graph.numInputs, graph.numOutputs, graph.scratchBytes = num_inputs, num_outputs, scratch_bytes
     builder = flatbuffers.Builder(1024)

@@ -18,7 +18,7 @@ from ember.backends.cpu.lowering import (
     lowers,
     static_sizes,
 )
-from ember.cpu_fb import Conv2d, Linear, OpParams, Reshape
+from ember.cpu_fb import Conv2d, Linear, OpParams
 
 aten = torch.ops.aten
 CLAMPABLE.update({aten.addmm.default, aten.mm.default, aten.convolution.default})
@@ -63,16 +63,13 @@ def _conv(b: Builder, node: Node) -> int:
     params.weight = b.constant(b.subgraph.constant(weight).unsqueeze(2))
     params.stride, params.padding = [1, stride[0]], [0, padding[0]]
     params.dilation, params.outputPadding = [1, dilation[0]], [0, *output_padding]
+    # The [N, C, 1, L] views are aliases: the same memory, no copy.
     n, c, length = static_sizes(x)
-    x4 = b.value([n, c, 1, length], layout=NHWC)
-    b.op(OpParams.OpParams.Reshape, Reshape.ReshapeT(), [b.in_layout(b.input(x), NHWC)], x4)
+    x4 = b.value([n, c, 1, length], layout=NHWC, alias_of=b.in_layout(b.input(x), NHWC))
     sizes = static_sizes(node)
     out4 = b.value([sizes[0], sizes[1], 1, sizes[2]], layout=NHWC)
     b.op(OpParams.OpParams.Conv2d, params, [x4], out4)
-    b.clamp_op = len(b.ops) - 1
-    out = b.value(sizes, layout=NHWC)
-    b.op(OpParams.OpParams.Reshape, Reshape.ReshapeT(), [out4], out)
-    return out
+    return b.value(sizes, layout=NHWC, alias_of=out4)
 
 
 @lowers(aten.addmm.default, support=OpSupport(FLOAT, constraint=_addmm_claim))

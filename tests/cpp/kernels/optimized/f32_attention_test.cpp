@@ -166,16 +166,19 @@ void run_case(const F32AttentionConfig& cfg, const F32GemmConfig& gemm, const Ca
 
 std::vector<Case> cases() {
   std::vector<Case> all;
-  // Edge sizes: one row, one key, tails of the 6x16 and 4x8 tiles, d and e
-  // not multiples of 8, a q tile of 64 and more.
+  // Edge sizes: one row, one key, tails of the 12x32, 6x16 and 4x8 tiles
+  // (keys are the score product's columns), d and e not multiples of 8 or
+  // 16, a q tile of 64 and more.
   for (size_t l : {1, 5, 17, 64, 65, 130}) {
-    for (size_t s : {1, 7, 16, 33, 128}) {
+    for (size_t s : {1, 7, 16, 31, 32, 33, 65, 128}) {
       all.push_back({1, 2, l, s, 16, 16});
     }
   }
   all.push_back({1, 1, 9, 9, 3, 5});
   all.push_back({1, 1, 9, 9, 0, 5});
   all.push_back({2, 3, 20, 20, 33, 31});
+  all.push_back({1, 2, 20, 45, 17, 47});
+  all.push_back({1, 2, 40, 64, 48, 65});
   // Model shapes: BERT (12 x 128 x 64), ViT-S (6 x 197 x 64), MiniLM (d 32).
   all.push_back({1, 12, 128, 128, 64, 64, MaskKind::Broadcast, true});
   all.push_back({1, 6, 197, 197, 64, 64, MaskKind::None, true});

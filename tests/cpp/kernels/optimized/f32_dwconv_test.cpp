@@ -179,11 +179,13 @@ TEST(F32Dwconv, PackingPutsBiasThenTapsColumnByColumn) {
   }
 }
 
-// Channel counts on both sides of every tile width (4, 8, 16) with the
-// unrolled 3x3 and 5x5 kernels, padded and strided as MobileNets use them.
+// Channel counts on both sides of every tile width (4, 8, 16, 32) and its
+// halves with the unrolled 3x3 and 5x5 kernels, padded and strided as
+// MobileNets use them (144: MobileNetV2's 4.5 tiles of 32).
 TEST(F32Dwconv, ChannelTailsMatchPortable) {
   for (const F32DwconvConfig* v : supported_variants()) {
-    for (int32_t ch : {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 23, 24, 31, 32, 33, 40, 47}) {
+    for (int32_t ch : {1,  2,  3,  4,  5,  7,  8,  9,  12, 15, 16, 17, 23, 24,
+                       31, 32, 33, 40, 47, 48, 49, 63, 64, 65, 80, 144}) {
       check_variant(*v, Case{1, ch, 6, 7, 3, 3, 1, 1, 1, 1}, nullptr);
       check_variant(*v, Case{1, ch, 9, 8, 3, 3, 2, 2, 1, 1}, nullptr);
       check_variant(*v, Case{1, ch, 7, 9, 5, 5, 1, 1, 2, 2}, nullptr);

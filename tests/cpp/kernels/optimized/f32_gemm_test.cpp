@@ -298,6 +298,8 @@ TEST(CpuFeatures, DetectionAndSelection) {
   EXPECT_EQ(std::string(f32_gemm_variant(f32_gemm_num_variants() - 1).name), "scalar");
 #if defined(__x86_64__)
   if (hw.has(kCpuAvx2)) EXPECT_TRUE(hw.has(kCpuOsYmm)) << "AVX2 CPU whose OS keeps no YMM state";
+  // Every AVX-512 CPU has AVX2 and FMA, so the AVX2 variants run on it too.
+  if (hw.has(kCpuAvx512)) EXPECT_TRUE(hw.has(kCpuAvx2 | kCpuFma));
 #endif
 #if defined(__aarch64__)
   EXPECT_TRUE(hw.has(kCpuNeon));
@@ -312,7 +314,11 @@ TEST(CpuFeatures, EnvironmentOnlyRemovesFeatures) {
   EXPECT_EQ(restrict_cpu_features(all, nullptr, "0x3").bits, kCpuAvx2 | kCpuFma);
   EXPECT_EQ(restrict_cpu_features(all, "", "").bits, all.bits);
   // Unknown values are ignored (with a message), never widen.
-  EXPECT_EQ(restrict_cpu_features(all, "avx512", "zz").bits, all.bits);
+  EXPECT_EQ(restrict_cpu_features(all, "avx9", "zz").bits, all.bits);
+  CpuFeatures zmm;
+  zmm.bits = all.bits | kCpuAvx512 | kCpuOsZmm | kCpuAvx512Vnni | kCpuAvxVnni;
+  EXPECT_EQ(restrict_cpu_features(zmm, "avx512", nullptr).bits, zmm.bits);
+  EXPECT_EQ(restrict_cpu_features(zmm, "avx2", nullptr).bits, all.bits | kCpuAvxVnni);
   CpuFeatures arm;
   arm.bits = kCpuNeon | kCpuDotprod | kCpuI8mm;
   EXPECT_EQ(restrict_cpu_features(arm, "neon", nullptr).bits, kCpuNeon);

@@ -72,7 +72,9 @@ void expect_row(const char* name, size_t n, const float* x, const float* w, cons
 }
 
 TEST(F32LayerNorm, EdgeRowLengthsWeightsAndBiases) {
-  const size_t sizes[] = {1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 64, 100, 768, 1023, 1025, 4096};
+  // Around the vector widths (8 AVX2, 16 AVX-512) and the 4-vector steps (32, 64).
+  const size_t sizes[] = {1,  2,  3,   7,   8,   9,   15,  16,  17,   31,   32,   33,  47,
+                          48, 63, 64,  65,  100, 127, 128, 129, 768, 1023, 1025, 4096};
   for (const F32LayerNormConfig* cfg : supported_variants()) {
     for (bool rms : {false, true}) {
       for (size_t n : sizes) {
@@ -83,13 +85,13 @@ TEST(F32LayerNorm, EdgeRowLengthsWeightsAndBiases) {
         for (int with = 0; with < 4; ++with) {
           const float* wp = (with & 1) ? w.data() : nullptr;
           const float* bp = (with & 2) ? b.data() : nullptr;
-          std::vector<float> y(rows * n + 8, 777.0f);
+          std::vector<float> y(rows * n + 16, 777.0f);
           f32_layernorm_rows(*cfg, n, x.data(), wp, bp, 1e-5f, rms, y.data(), 1, rows);
           for (size_t i = 0; i < n; ++i) ASSERT_EQ(y[i], 777.0f) << "row 0 was written";
           for (size_t r = 1; r < rows; ++r) {
             expect_row(cfg->name, n, x.data() + r * n, wp, bp, 1e-5f, rms, y.data() + r * n);
           }
-          for (size_t i = rows * n; i < rows * n + 8; ++i) ASSERT_EQ(y[i], 777.0f) << "past end";
+          for (size_t i = rows * n; i < rows * n + 16; ++i) ASSERT_EQ(y[i], 777.0f) << "past end";
           std::vector<float> in_place = x;
           float* ip = in_place.data();
           f32_layernorm_rows(*cfg, n, ip, wp, bp, 1e-5f, rms, ip, 0, rows);

@@ -73,8 +73,13 @@ void check(const F32ReduceConfig& cfg, F32ReduceOp op, size_t outer, size_t size
 }
 
 TEST(F32Reduce, RowsAndMiddleDimsOfEdgeSizes) {
-  const size_t sizes[] = {0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 100, 1023, 1025};
-  const size_t inners[] = {1, 2, 3, 8, 9, 17, 64};
+  // Around the vector widths (8 AVX2, 16 AVX-512) and the 4-vector steps (32, 64).
+  const size_t sizes[] = {0,  1,  2,  7,  8,  9,   15,  16,  17,  31,   32,  33,
+                          47, 48, 63, 64, 65, 100, 127, 128, 129, 1023, 1025};
+  // Middle-dim widths around the column kernels' chunks (64 on AVX-512, 32 on
+  // AVX2, 16 on NEON) and their vectors.
+  const size_t inners[] = {1,  2,  3,  8,  9,  15, 16, 17, 31,  32,  33,
+                           40, 48, 63, 64, 65, 96, 100, 127, 128, 129};
   std::mt19937 gen(5);
   std::uniform_real_distribution<float> dist(-3.0f, 3.0f);
   for (const F32ReduceConfig* cfg : supported_variants()) {
@@ -99,7 +104,7 @@ TEST(F32Reduce, RowsAndMiddleDimsOfEdgeSizes) {
 TEST(F32Reduce, MaxOfInfinitiesAndSignedZeros) {
   const float inf = std::numeric_limits<float>::infinity();
   for (const F32ReduceConfig* cfg : supported_variants()) {
-    for (size_t n : {1u, 5u, 8u, 13u, 40u}) {
+    for (size_t n : {1u, 5u, 8u, 13u, 16u, 40u, 64u, 70u}) {
       std::vector<float> x(n, -inf);
       float y = 0;
       f32_reduce(*cfg, F32ReduceOp::Max, n, 1, x.data(), &y, 0, 1);

@@ -86,21 +86,23 @@ std::vector<float> random_row(size_t n, uint32_t seed, float spread) {
 }
 
 TEST(F32Softmax, RowsOfEdgeSizes) {
-  const size_t sizes[] = {1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 100, 1023, 1025};
+  // Around the vector widths (8 AVX2, 16 AVX-512) and the 4-vector steps (32, 64).
+  const size_t sizes[] = {1,  2,  3,  7,  8,  9,  15,  16,  17,  31,  32,   33,
+                          47, 48, 63, 64, 65, 100, 127, 128, 129, 1023, 1025};
   for (const F32SoftmaxConfig* cfg : supported_variants()) {
     for (bool log : {false, true}) {
       for (size_t n : sizes) {
         for (float spread : {1.0f, 20.0f, 200.0f}) {
           const size_t rows = 3;
           const std::vector<float> x = random_row(rows * n, static_cast<uint32_t>(n * 13), spread);
-          std::vector<float> y(rows * n + 8, 777.0f);
+          std::vector<float> y(rows * n + 16, 777.0f);
           // Rows 1 and 2 only: row 0 must stay untouched.
           f32_softmax_rows(*cfg, n, x.data(), y.data(), log, 1, rows);
           for (size_t i = 0; i < n; ++i) ASSERT_EQ(y[i], 777.0f) << "row 0 was written";
           for (size_t r = 1; r < rows; ++r) {
             expect_close(cfg->name, n, x.data() + r * n, 1, log, y.data() + r * n, "rows");
           }
-          for (size_t i = rows * n; i < rows * n + 8; ++i) ASSERT_EQ(y[i], 777.0f) << "past end";
+          for (size_t i = rows * n; i < rows * n + 16; ++i) ASSERT_EQ(y[i], 777.0f) << "past end";
           std::vector<float> in_place = x;
           f32_softmax_rows(*cfg, n, in_place.data(), in_place.data(), log, 0, rows);
           for (size_t r = 0; r < rows; ++r) {
@@ -146,7 +148,7 @@ TEST(F32Softmax, SpecialValuesInRows) {
 }
 
 TEST(F32Softmax, AlongAMiddleDim) {
-  const size_t inners[] = {2, 3, 7, 8, 9, 16, 17, 33, 100};
+  const size_t inners[] = {2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 48, 63, 64, 65, 100};
   const size_t sizes[] = {1, 2, 5, 17};
   for (const F32SoftmaxConfig* cfg : supported_variants()) {
     for (bool log : {false, true}) {

@@ -64,7 +64,8 @@ std::vector<float> values(size_t n, uint32_t seed) {
   return v;
 }
 
-const size_t kSizes[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 1023, 1024, 1025};
+const size_t kSizes[] = {0,  1,  2,  3,  4,  5,  7,  8,  9,  15,   16,   17,  31,
+                         32, 33, 47, 48, 49, 63, 64, 65, 1023, 1024, 1025};
 const F32VBinaryParams kClamps[] = {{-kInf, kInf}, {0.0f, kInf}, {0.0f, 6.0f}, {-1.5f, 2.0f}};
 
 TEST(F32VBinary, VectorVectorAndVectorNumber) {
@@ -75,21 +76,21 @@ TEST(F32VBinary, VectorVectorAndVectorNumber) {
         for (size_t n : kSizes) {
           const std::vector<float> a = values(n, static_cast<uint32_t>(n + 1));
           const std::vector<float> b = values(n, static_cast<uint32_t>(n + 1000));
-          std::vector<float> y(n + 8, 777.0f);
+          std::vector<float> y(n + 16, 777.0f);
           cfg->vv[o](n, a.data(), b.data(), y.data(), &p);
           for (size_t i = 0; i < n; ++i) {
             ASSERT_TRUE(same(y[i], apply(op, a[i], b[i], p)))
                 << cfg->name << " vv " << f32_binary_op_name(op) << " n=" << n << " [" << i << "] "
                 << a[i] << ", " << b[i] << " -> " << y[i];
           }
-          for (size_t i = n; i < n + 8; ++i) ASSERT_EQ(y[i], 777.0f) << "wrote past the end";
+          for (size_t i = n; i < n + 16; ++i) ASSERT_EQ(y[i], 777.0f) << "wrote past the end";
           const float scalar = n % 3 == 0 ? -1.25f : 3.0f;
           cfg->vs[o](n, a.data(), scalar, y.data(), &p);
           for (size_t i = 0; i < n; ++i) {
             ASSERT_TRUE(same(y[i], apply(op, a[i], scalar, p)))
                 << cfg->name << " vs " << f32_binary_op_name(op) << " n=" << n << " [" << i << "]";
           }
-          for (size_t i = n; i < n + 8; ++i) ASSERT_EQ(y[i], 777.0f) << "wrote past the end";
+          for (size_t i = n; i < n + 16; ++i) ASSERT_EQ(y[i], 777.0f) << "wrote past the end";
           // In place: y is a.
           std::vector<float> in_place = a;
           cfg->vv[o](n, in_place.data(), b.data(), in_place.data(), &p);
@@ -101,7 +102,7 @@ TEST(F32VBinary, VectorVectorAndVectorNumber) {
 }
 
 TEST(F32VBinary, RowsAgainstARepeatingVector) {
-  const size_t channels[] = {1, 3, 7, 8, 9, 16, 24, 33, 96};
+  const size_t channels[] = {1, 3, 7, 8, 9, 15, 16, 17, 24, 32, 33, 48, 96};
   const size_t row_counts[] = {0, 1, 2, 5, 17};
   for (const F32VBinaryConfig* cfg : supported_variants()) {
     for (F32BinaryOp op : kOps) {
@@ -110,7 +111,7 @@ TEST(F32VBinary, RowsAgainstARepeatingVector) {
           const F32VBinaryParams& p = kClamps[(c + rows) % 4];
           const std::vector<float> a = values(rows * c, static_cast<uint32_t>(c * 7 + rows));
           const std::vector<float> b = values(c, static_cast<uint32_t>(c));
-          std::vector<float> y(rows * c + 8, 777.0f);
+          std::vector<float> y(rows * c + 16, 777.0f);
           cfg->rows[static_cast<size_t>(op)](rows, c, a.data(), b.data(), y.data(), &p);
           for (size_t r = 0; r < rows; ++r) {
             for (size_t j = 0; j < c; ++j) {
@@ -119,7 +120,7 @@ TEST(F32VBinary, RowsAgainstARepeatingVector) {
                   << rows << " [" << r << "," << j << "]";
             }
           }
-          for (size_t i = rows * c; i < rows * c + 8; ++i) ASSERT_EQ(y[i], 777.0f);
+          for (size_t i = rows * c; i < rows * c + 16; ++i) ASSERT_EQ(y[i], 777.0f);
         }
       }
     }

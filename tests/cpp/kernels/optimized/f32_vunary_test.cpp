@@ -15,7 +15,12 @@
 //   hardswish, hardsigmoid 2 ULP (1.33: the division by 6 is a product
 //     with 1/6); sqrt exact; rsqrt 2 ULP (1.49: two roundings, as PyTorch)
 //   clamp, neg, abs exact.
-// The exhaustive figures come from `ember_vecmath_bench --accuracy`.
+// The exhaustive figures come from `ember_vecmath_bench --accuracy`. The
+// AVX-512 variant computes the AVX2 floats bit for bit (checked once over all
+// 2^32 inputs for every op; Avx512AgreesWithAvx2BitForBit samples a million),
+// and its exhaustive run on this commit's kernels gave exp 1.06, sigmoid
+// 2.40, tanh 2.50 ULP, GELU 0.75 and GELU-tanh 0.16 of the bound: above
+// the AVX2 figures listed, which are older, and within every tolerance.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -174,14 +179,14 @@ TEST(F32VUnary, HasAVariantForEveryOp) {
 }
 
 TEST(F32VUnary, EdgeSizesInPlaceAndNothingPastTheEnd) {
-  const size_t sizes[] = {0,  1,  2,  3,  4,  5,  7,  8,  9,  15,   16,  17,
-                          23, 24, 31, 32, 33, 63, 64, 65, 1023, 1024, 1025};
+  const size_t sizes[] = {0,  1,  2,  3,  4,  5,  7,  8,  9,  15, 16,   17,   23,
+                          24, 31, 32, 33, 47, 48, 49, 63, 64, 65, 1023, 1024, 1025};
   const F32VUnaryParams none{-kInf, kInf};
   for (const F32VUnaryConfig* cfg : supported_variants()) {
     for (F32UnaryOp op : kAllOps) {
       for (size_t n : sizes) {
         const std::vector<float> x = random_inputs(op, n, static_cast<uint32_t>(n * 31 + 7));
-        std::vector<float> y(n + 8, 12345.0f);
+        std::vector<float> y(n + 16, 12345.0f);
         cfg->ukernel[static_cast<size_t>(op)](n, x.data(), y.data(), &none);
         int reported = 0;
         for (size_t i = 0; i < n; ++i) {
@@ -190,7 +195,7 @@ TEST(F32VUnary, EdgeSizesInPlaceAndNothingPastTheEnd) {
             ADD_FAILURE() << cfg->name << " n=" << n << " [" << i << "]: " << why;
           }
         }
-        for (size_t i = n; i < n + 8; ++i) {
+        for (size_t i = n; i < n + 16; ++i) {
           ASSERT_EQ(y[i], 12345.0f) << cfg->name << " " << f32_unary_op_name(op) << " n=" << n
                                     << " wrote past the end at " << i;
         }
@@ -220,27 +225,67 @@ TEST(F32VUnary, SpecialValues) {
   }
 }
 
+// Every 4093rd bit pattern (about a million floats: every exponent, both
+// signs, NaN payloads, subnormals), block by block: fills x with the block
+// from pattern `base` on and returns its length (the last one is short).
+constexpr uint64_t kSweepStep = 4093;
+
+size_t sweep_block(uint64_t base, std::vector<float>* x) {
+  size_t n = 0;
+  for (; n < x->size() && base + n * kSweepStep < (uint64_t{1} << 32); ++n) {
+    const uint32_t bits = static_cast<uint32_t>(base + n * kSweepStep);
+    std::memcpy(&(*x)[n], &bits, sizeof(float));
+  }
+  return n;
+}
+
 TEST(F32VUnary, SweepOverAllFloats) {
-  // Every 4093rd bit pattern (about a million floats: every exponent, both
-  // signs, NaN payloads, subnormals), in blocks through the kernels.
-  constexpr uint64_t kStep = 4093;
   const F32VUnaryParams none{-kInf, kInf};
   std::vector<float> x(4096), y(4096);
   for (const F32VUnaryConfig* cfg : supported_variants()) {
     for (F32UnaryOp op : kAllOps) {
       int reported = 0;
-      for (uint64_t base = 0; base < (uint64_t{1} << 32); base += kStep * x.size()) {
-        size_t n = 0;
-        for (; n < x.size() && base + n * kStep < (uint64_t{1} << 32); ++n) {
-          const uint32_t bits = static_cast<uint32_t>(base + n * kStep);
-          std::memcpy(&x[n], &bits, sizeof(float));
-        }
+      for (uint64_t base = 0; base < (uint64_t{1} << 32); base += kSweepStep * x.size()) {
+        const size_t n = sweep_block(base, &x);
         cfg->ukernel[static_cast<size_t>(op)](n, x.data(), y.data(), &none);
         for (size_t i = 0; i < n; ++i) {
           std::string why;
           if (!check(op, x[i], y[i], -kInf, kInf, &why) && reported++ < 5) {
             ADD_FAILURE() << cfg->name << ": " << why;
           }
+        }
+      }
+    }
+  }
+}
+
+// The AVX-512 variant evaluates the AVX2 variant's algorithm operation for
+// operation, 16 lanes wide instead of 8: over the sweep of all floats (and
+// lengths that end in a masked tail) the two agree bit for bit.
+TEST(F32VUnary, Avx512AgreesWithAvx2BitForBit) {
+  const F32VUnaryConfig* avx2 = nullptr;
+  const F32VUnaryConfig* avx512 = nullptr;
+  for (const F32VUnaryConfig* cfg : supported_variants()) {
+    if (std::string(cfg->name) == "avx2") avx2 = cfg;
+    if (std::string(cfg->name) == "avx512") avx512 = cfg;
+  }
+  if (avx2 == nullptr || avx512 == nullptr) GTEST_SKIP() << "needs an AVX-512 CPU";
+  const F32VUnaryParams none{-kInf, kInf};
+  // Blocks of 4093: each ends in a masked tail of 13 (AVX-512) or 5 (AVX2).
+  std::vector<float> x(4093), y2(x.size()), y512(x.size());
+  for (F32UnaryOp op : kAllOps) {
+    const size_t o = static_cast<size_t>(op);
+    int reported = 0;
+    for (uint64_t base = 0; base < (uint64_t{1} << 32); base += kSweepStep * x.size()) {
+      const size_t n = sweep_block(base, &x);
+      avx2->ukernel[o](n, x.data(), y2.data(), &none);
+      avx512->ukernel[o](n, x.data(), y512.data(), &none);
+      for (size_t i = 0; i < n; ++i) {
+        const bool same = std::memcmp(&y2[i], &y512[i], sizeof(float)) == 0 ||
+                          (std::isnan(y2[i]) && std::isnan(y512[i]));
+        if (!same && reported++ < 5) {
+          ADD_FAILURE() << f32_unary_op_name(op) << "(" << x[i] << " = " << std::hexfloat << x[i]
+                        << "): avx2 " << y2[i] << ", avx512 " << y512[i] << std::defaultfloat;
         }
       }
     }

@@ -2,8 +2,8 @@
 // supports, through the driver (weights transformed and packed, 36 GEMMs,
 // threads), against a direct convolution in double on edge sizes: outputs
 // not a multiple of the 4x4 tile, 1x1 and smaller-than-a-tile images,
-// channel counts around the 8-lane blocks and the GEMM's panel width,
-// padding 0 to 2, batches, bias or none, fused clamps.
+// channel counts around the 8- and 16-lane blocks and the GEMM's panel
+// widths (8, 16, 32), padding 0 to 2, batches, bias or none, fused clamps.
 //
 // Tolerance: |ours - direct| <= 2e-5 * (|bias| + sum |x w|). The transforms
 // scale inputs by up to 5 and outputs by up to 8 before the GEMM's rounding,
@@ -101,7 +101,8 @@ const Case kCases[] = {
     {1, 8, 8, 4, 4, 1},     {1, 8, 16, 6, 6, 0},    {1, 3, 5, 1, 1, 1},
     {1, 1, 1, 3, 3, 0},     {1, 13, 17, 7, 9, 1},   {2, 16, 24, 9, 5, 1},
     {1, 9, 7, 10, 11, 2},   {1, 32, 32, 16, 16, 1}, {1, 64, 40, 30, 22, 1},
-    {2, 24, 8, 13, 13, 0},  {1, 8, 33, 5, 17, 1},
+    {2, 24, 8, 13, 13, 0},  {1, 8, 33, 5, 17, 1},   {1, 31, 47, 9, 9, 1},
+    {1, 48, 65, 8, 10, 1},  {1, 17, 15, 6, 7, 0},
     {1, 16, 16, 12, 12, 1, true, 0.0f, 6.0f},
     {1, 16, 16, 12, 12, 1, false, 0.0f, std::numeric_limits<float>::infinity()},
 };

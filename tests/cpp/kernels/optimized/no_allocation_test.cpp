@@ -9,6 +9,10 @@
 #include "extension/threadpool/worker_pool.h"
 #include "kernels/optimized/f32-attention/f32_attention.h"
 #include "kernels/optimized/f32-gemm/f32_gemm.h"
+#include "kernels/optimized/qs8-dwconv/qs8_dwconv.h"
+#include "kernels/optimized/qs8-gemm/qs8_gemm.h"
+#include "kernels/optimized/qs8-vbinary/qs8_vbinary.h"
+#include "kernels/optimized/qs8-vcvt/qs8_vcvt.h"
 #include "runtime/executor/memory_allocator.h"
 #include "tests/cpp/counting_allocator.h"
 #include "tests/cpp/tensor_factory.h"
@@ -116,6 +120,123 @@ TEST(F32Attention, RunAllocatesNothing) {
     EXPECT_FLOAT_EQ(out[0], 1.0f);
     EXPECT_FLOAT_EQ(out.back(), 1.0f);
   }
+}
+
+TEST(Int8Kernels, RunAllocatesNothing) {
+#if !defined(EMBER_COUNT_ALLOCATIONS)
+  GTEST_SKIP() << "allocation counting is disabled under AddressSanitizer";
+#endif
+  using namespace kernels::optimized;
+  WorkerPool pool(2);
+  KernelContext ctx(nullptr, &pool);
+  // GEMMs large enough to split over both threads; A = 2 with a zero point
+  // of 1 and B = 1, so acc = K and a scale of 1 / K gives 1 everywhere.
+  const size_t m = 100, n = 300, k = 256;
+  const Qs8GemmConfig& cfg = qs8_gemm_config();
+  std::vector<int8_t> a(m * k, 2), w(n * k, 1), c(m * n, 0);
+  std::vector<float> scale(n, 1.0f / k), ones(n, 1.0f), cf(m * n, 0.0f);
+  std::vector<int32_t> a_zero(m, 1);
+  std::vector<float> a_scale(m, 1.0f / k);
+  Qs8Weights weights;
+  weights.data = w.data();
+  weights.kc = k;
+  weights.n = n;
+  weights.k_stride = 1;
+  weights.n_stride = static_cast<ptrdiff_t>(k);
+  std::vector<uint64_t> packed(qd8_gemm_packed_size(cfg, 1, k, n) / 8 + 1);
+  std::vector<uint64_t> packed_dyn(qd8_gemm_packed_size(cfg, 1, k, n) / 8 + 1);
+  qs8_gemm_pack_weights(cfg, weights, nullptr, 1, scale.data(), packed.data());
+  qd8_gemm_pack_weights(cfg, weights, ones.data(), nullptr, packed_dyn.data());
+  Qs8GemmProblem p;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.a = a.data();
+  p.lda = k;
+  p.packed_w = packed.data();
+  p.c = c.data();
+  p.ldc = n;
+  Qd8F32GemmProblem q;
+  q.m = m;
+  q.n = n;
+  q.k = k;
+  q.a = a.data();
+  q.lda = k;
+  q.a_zero = a_zero.data();
+  q.a_scale = a_scale.data();
+  q.packed_w = packed_dyn.data();
+  q.c = cf.data();
+  q.ldc = n;
+  // A 3x3 convolution over a 12x12x8 input, the same numbers per tap.
+  const size_t side = 12, ch = 8, taps = 9;
+  std::vector<int8_t> x(side * side * ch, 2), zero(ch, 1), wc(n * ch * taps, 1);
+  Qs8Weights conv_w;
+  conv_w.data = wc.data();
+  conv_w.ks = taps;
+  conv_w.kc = ch;
+  conv_w.n = n;
+  conv_w.tap_stride = 1;
+  conv_w.k_stride = static_cast<ptrdiff_t>(taps);
+  conv_w.n_stride = static_cast<ptrdiff_t>(ch * taps);
+  std::vector<float> conv_scale(n, 1.0f / (ch * taps));
+  std::vector<uint64_t> packed_conv(qs8_gemm_packed_size(cfg, taps, ch, n) / 8 + 1);
+  qs8_gemm_pack_weights(cfg, conv_w, nullptr, 1, conv_scale.data(), packed_conv.data());
+  const Qs8ConvShape shape{1, side, side, ch, side, side, 3, 3, 1, 1, 1, 1, 1, 1};
+  std::vector<const int8_t*> ind(qs8_igemm_indirection_size(shape));
+  qs8_igemm_conv_indirection(shape, zero.data(), ind.data());
+  std::vector<int8_t> conv_out(side * side * n, 0);
+  Qs8IgemmProblem ip;
+  ip.m = side * side;
+  ip.n = n;
+  ip.kc = ch;
+  ip.ks = taps;
+  ip.indirection = ind.data();
+  ip.a_offset = reinterpret_cast<uintptr_t>(x.data());
+  ip.zero = zero.data();
+  ip.packed_w = packed_conv.data();
+  ip.c = conv_out.data();
+  ip.ldc = n;
+  // Depthwise 3x3 over the same input.
+  const Qs8DwconvConfig& dw = qs8_dwconv_config();
+  std::vector<int8_t> dw_w(ch * taps, 1), dw_out(side * side * ch, 0);
+  std::vector<float> dw_scale(ch, 1.0f / taps);
+  std::vector<uint32_t> dw_packed(qs8_dwconv_packed_size(dw, taps, ch) / 4 + 1);
+  qs8_dwconv_pack_weights(dw, 3, 3, ch, dw_w.data(), nullptr, 1, dw_scale.data(),
+                          dw_packed.data());
+  const Qs8DwconvShape dw_shape{1, ch, side, side, side, side, 3, 3, 1, 1, 1, 1, 1, 1};
+  std::vector<const int8_t*> dw_ind(f32_dwconv_indirection_size(dw_shape));
+  qs8_dwconv_indirection(dw_shape, zero.data(), dw_ind.data());
+  // Conversions and an add over a broadcast plan.
+  std::vector<float> fx(40000, 0.5f), fy(40000, 0.0f), row_scale(100);
+  std::vector<int32_t> row_zero(100);
+  std::vector<int8_t> qx(40000, 0), qa(40000, 3), qy(40000, 0);
+  const size_t sizes[2] = {200, 200};
+  const ptrdiff_t a_strides[2] = {200, 1}, b_strides[2] = {0, 1};
+  F32BinaryPlan plan;
+  ASSERT_TRUE(f32_binary_plan(2, sizes, a_strides, b_strides, &plan));
+
+  const long before = testing::g_allocations.load();
+  EXPECT_TRUE(qs8_gemm(cfg, p, &ctx));
+  EXPECT_TRUE(qd8_f32_gemm(cfg, q, &ctx));
+  EXPECT_TRUE(qs8_igemm(cfg, ip, &ctx));
+  qs8_dwconv(dw, dw_shape, dw_ind.data(), zero.data(), dw_packed.data(), x.data(), dw_out.data(),
+             Qs8RequantParams{}, &pool);
+  qs8_quantize(qs8_vcvt_config(), fx.size(), fx.data(), qx.data(), Qs8QuantizeParams{4.0f, 0},
+               &pool);
+  qs8_dequantize(qs8_vcvt_config(), qx.size(), qx.data(), fy.data(), 0, 0.25f, &pool);
+  qs8_quantize_rows_dynamic(qs8_vcvt_config(), 100, 400, fx.data(), 400, row_scale.data(),
+                            row_zero.data(), qx.data(), 400, &pool);
+  qs8_vbinary_run(qs8_vbinary_config(), Qs8BinaryOp::Add, plan, qa.data(), qa.data(), qy.data(),
+                  0, plan.numel, Qs8BinaryParams{});
+  EXPECT_EQ(testing::g_allocations.load() - before, 0);
+  EXPECT_EQ(c[0], 1);
+  EXPECT_EQ(c.back(), 1);
+  EXPECT_FLOAT_EQ(cf[0], 1.0f);
+  // The centre pixels see all 9 taps: acc = 9 * 8 * (2 - 1), scale 1 / 72.
+  EXPECT_EQ(conv_out[(side + 1) * n], 1);
+  EXPECT_EQ(dw_out[(side + 1) * ch], 1);
+  EXPECT_FLOAT_EQ(fy[0], 0.5f);
+  EXPECT_EQ(qy.back(), 6);
 }
 
 }  // namespace

@@ -1,0 +1,87 @@
+// The weight-only quantized GEMM family: y[m, n] = sum_k x[m, k] * W[n, k]
+// with x float and W in Ember's 4-bit (Q4_1) or 8-bit (Q8_0) blocks of 32
+// weights along k (kernels/portable/llm_ops.h has the formats). The weights
+// are read in place, as the .pte stores them, and never expanded to a float
+// copy of the matrix:
+// - decode (m == 1) runs a GEMV microkernel that unpacks each block in
+//   registers and multiplies it into four output rows at once, streaming the
+//   weights once at memory speed;
+// - prefill (m > 1) unpacks one panel of NR output columns by KC inputs at a
+//   time into a small float buffer on the task's stack and runs the f32-gemm
+//   microkernel over every row of x on it, so each weight is unpacked once
+//   per KC block and used m times.
+// One set of microkernels per ISA (scalar.cpp, avx2.cpp, neon.cpp), chosen
+// once from the CPU; qgemm.cpp drives them over the thread pool.
+//
+// This header is included by files compiled with ISA flags, so it must
+// define no inline function (see f32_gemm.h).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ember {
+
+class ThreadPool;
+
+namespace kernels::optimized {
+
+struct F32GemmConfig;
+
+// y[r] = sum over nb blocks of row r of W (rows w_row_bytes apart) times x,
+// for r < rows <= 4. xsum[b] is the sum of x's block b (Q4_1 adds m * xsum).
+using F32QGemvUkernelFn = void (*)(size_t nb, const float* x, const float* xsum,
+                                   const uint8_t* w, size_t w_row_bytes, size_t rows, float* y);
+// Dequantizes nb blocks of `rows` <= nr weight rows (rows w_row_bytes apart)
+// into a panel of nb * 32 rows of nr floats: panel[p * nr + r] = W[r][p],
+// zero for r >= rows.
+using F32QUnpackFn = void (*)(size_t nb, const uint8_t* w, size_t w_row_bytes, size_t rows,
+                              size_t nr, float* panel);
+
+struct F32QGemmConfig {
+  const char* name;            // "scalar", "avx2", "neon"
+  uint32_t required_features;  // CpuFeature bits (cpu_features.h)
+  F32QGemvUkernelFn gemv_q4_1;
+  F32QGemvUkernelFn gemv_q8_0;
+  F32QUnpackFn unpack_q4_1;
+  F32QUnpackFn unpack_q8_0;
+};
+
+constexpr size_t kF32QGemvMaxRows = 4;
+// The floats of one unpacked panel block (KC inputs x NR columns, 32 KiB)
+// on the task's stack: it stays in L1 while every row tile of x runs on it.
+// KC is the largest multiple of 32 that fits for the gemm variant's NR, at
+// most kF32QGemmMaxKc.
+constexpr size_t kF32QGemmPanelFloats = 8192;
+constexpr size_t kF32QGemmMaxKc = 512;
+// The widest panel the driver unpacks (the f32-gemm NR of every variant:
+// 32 for AVX-512); a wider NR runs the GEMV per row instead.
+constexpr size_t kF32QGemmMaxNr = 32;
+// The longest row of x the GEMV keeps block sums of on its stack.
+constexpr size_t kF32QGemmMaxK = 32768;
+
+size_t f32_qgemm_num_variants();
+const F32QGemmConfig& f32_qgemm_variant(size_t index);
+bool f32_qgemm_variant_supported(const F32QGemmConfig& config);
+const F32QGemmConfig& f32_qgemm_config();
+
+struct F32QGemmProblem {
+  int bits = 4;  // 4: Q4_1, 8: Q8_0
+  size_t m = 0;
+  size_t n = 0;
+  size_t k = 0;  // a multiple of 32, at most kF32QGemmMaxK
+  const float* x = nullptr;  // [m, k] row-major
+  const uint8_t* w = nullptr;  // [n, k / 32] blocks
+  float* y = nullptr;  // [m, n] row-major
+};
+
+// Bytes of one block for `bits` (20 for 4, 34 for 8; 0 otherwise).
+size_t f32_qgemm_block_bytes(int bits);
+
+// Runs `problem` with `config`'s microkernels, and `gemm`'s microkernel for
+// m > 1, split over `pool` (null: serial). Allocates nothing.
+void f32_qgemm(const F32QGemmConfig& config, const F32GemmConfig& gemm,
+               const F32QGemmProblem& problem, ThreadPool* pool);
+
+}  // namespace kernels::optimized
+}  // namespace ember

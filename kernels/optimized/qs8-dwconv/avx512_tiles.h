@@ -1,0 +1,110 @@
+// The int8 depthwise convolution of the AVX-512 variants (avx512.cpp:
+// vpmaddwd and an add; avx512vnni.cpp: vpdpwssd), 32-channel tiles: two
+// taps' 32 input bytes interleaved (vpunpck[lh]bw, per 128-bit lane) and
+// sign-extended to int16 pairs, multiplied and summed against the packed
+// weight pairs into two vectors of 16 int32 sums, channels [0-7, 16-23] and
+// [8-15, 24-31] (Qs8DwconvLayout::S16PairsLanes packs the weights, bias and
+// scales in that order); the narrowed bytes are put back in channel order
+// before the store. A partial tile is loaded and stored under a mask.
+//
+// Functions in a header, as qs8-gemm/avx2_tiles.h has them: the #error keeps
+// other files out, and the unnamed namespace gives each variant file its own
+// copy.
+#pragma once
+
+#if !defined(__AVX512BW__) || !defined(__AVX512VL__)
+#error "qs8-dwconv/avx512_tiles.h is for files compiled with the AVX-512 flags only"
+#endif
+
+#include <immintrin.h>
+
+#include <cstdint>
+
+#include "kernels/optimized/qs8-dwconv/qs8_dwconv.h"
+
+namespace ember::kernels::optimized::qs8_dwconv_avx512 {
+namespace {
+
+constexpr size_t kTile = 32;
+
+inline const int8_t* translate(const int8_t* p, size_t offset, const int8_t* zero) {
+  return p != zero ? reinterpret_cast<const int8_t*>(reinterpret_cast<uintptr_t>(p) + offset)
+                   : zero;
+}
+
+// One tile of one pixel: the channels of `mask` (all 32, or a tail), tap t's
+// at in(t). Dot::add(acc, x, w) adds the int16 pair products of x and w.
+template <typename Dot, size_t T, typename In>
+__attribute__((always_inline)) inline void tile(size_t nt, In in, const uint8_t* w, int8_t* out,
+                                                __mmask32 mask, const Qs8RequantParams* params) {
+  const int32_t* head = reinterpret_cast<const int32_t*>(w);
+  const uint8_t* pairs = w + kTile * sizeof(int32_t);
+  __m512i acc0 = _mm512_loadu_si512(head);
+  __m512i acc1 = _mm512_loadu_si512(head + 16);
+  size_t t = 0;
+#pragma GCC unroll 13
+  for (; t < nt; t += 2, pairs += 4 * kTile) {
+    const __m256i x0 = _mm256_maskz_loadu_epi8(mask, in(t));
+    // An odd count's last pair: the padding tap's weight is zero.
+    const __m256i x1 = t + 1 < nt ? _mm256_maskz_loadu_epi8(mask, in(t + 1)) : x0;
+    const __m512i lo = _mm512_cvtepi8_epi16(_mm256_unpacklo_epi8(x0, x1));
+    const __m512i hi = _mm512_cvtepi8_epi16(_mm256_unpackhi_epi8(x0, x1));
+    acc0 = Dot::add(acc0, lo, _mm512_loadu_si512(pairs));
+    acc1 = Dot::add(acc1, hi, _mm512_loadu_si512(pairs + 64));
+  }
+  const float* scale = reinterpret_cast<const float*>(pairs);
+  const __m512 low = _mm512_set1_ps(static_cast<float>(params->min - params->zero));
+  const __m512 high = _mm512_set1_ps(static_cast<float>(params->max - params->zero));
+  const __m512i zero = _mm512_set1_epi32(params->zero);
+  // Scale, clamp (integer bounds less the zero point), round half to even,
+  // add the zero point, narrow (in range already).
+  __m512 f0 = _mm512_mul_ps(_mm512_cvtepi32_ps(acc0), _mm512_loadu_ps(scale));
+  __m512 f1 = _mm512_mul_ps(_mm512_cvtepi32_ps(acc1), _mm512_loadu_ps(scale + 16));
+  f0 = _mm512_min_ps(_mm512_max_ps(f0, low), high);
+  f1 = _mm512_min_ps(_mm512_max_ps(f1, low), high);
+  const __m128i b0 = _mm512_cvtepi32_epi8(_mm512_add_epi32(_mm512_cvtps_epi32(f0), zero));
+  const __m128i b1 = _mm512_cvtepi32_epi8(_mm512_add_epi32(_mm512_cvtps_epi32(f1), zero));
+  // b0 holds channels [0-7, 16-23], b1 [8-15, 24-31].
+  const __m256i bytes = _mm256_inserti128_si256(
+      _mm256_castsi128_si256(_mm_unpacklo_epi64(b0, b1)), _mm_unpackhi_epi64(b0, b1), 1);
+  if (mask == 0xFFFFFFFFu) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), bytes);
+  } else {
+    _mm256_mask_storeu_epi8(out, mask, bytes);
+  }
+}
+
+template <typename Dot, size_t T, typename In>
+__attribute__((always_inline)) inline void pixel(size_t nt, size_t channels, In in,
+                                                 const uint8_t* w, int8_t* out,
+                                                 const Qs8RequantParams* params) {
+  const size_t tile_bytes = 2 * kTile * sizeof(int32_t) + (nt + 1) / 2 * 4 * kTile;
+  for (size_t c = 0; c < channels; c += kTile, w += tile_bytes) {
+    const size_t n = channels - c;
+    const __mmask32 mask = n >= kTile ? 0xFFFFFFFFu : (1u << n) - 1u;
+    tile<Dot, T>(nt, [&](size_t t) { return in(t) + c; }, w, out + c, mask, params);
+  }
+}
+
+// T: the tap count, or 0 when it is known at run time only.
+template <typename Dot, size_t T>
+void dwconv(size_t taps, size_t channels, size_t pixels, const int8_t* const* input,
+            size_t input_stride, size_t input_offset, const int8_t* zero, const void* weights,
+            int8_t* output, size_t output_stride, const Qs8RequantParams* params) {
+  const uint8_t* w = static_cast<const uint8_t*>(weights);
+  for (size_t x = 0; x < pixels; ++x, input += input_stride, output += output_stride) {
+    if constexpr (T != 0) {
+      const int8_t* in[T];
+#pragma GCC unroll 25
+      for (size_t t = 0; t < T; ++t) in[t] = translate(input[t], input_offset, zero);
+      pixel<Dot, T>(T, channels, [&](size_t t) { return in[t]; }, w, output, params);
+    } else {
+      pixel<Dot, T>(taps, channels,
+                    [&](size_t t) { return translate(input[t], input_offset, zero); }, w, output,
+                    params);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ember::kernels::optimized::qs8_dwconv_avx512

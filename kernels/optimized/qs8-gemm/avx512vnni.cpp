@@ -1,0 +1,192 @@
+// int8 GEMM microkernels for AVX512-VNNI (12x32 tile, k-quads): vpdpbusd on
+// 512-bit vectors, 64 multiply-adds per instruction. vpdpbusd multiplies
+// unsigned by signed bytes, so A is gathered as u8 = s8 + 128 (once per row
+// tile, by the driver) and the panel heads subtract 128 * colsum (a_shift).
+// 12 rows x 2 vectors = 24 independent accumulator chains, 2 zmm for B and
+// one for the broadcast row values: 27 of 32 registers; per k-quad 2 vector
+// loads and 12 broadcast loads (load ports only) feed 24 vpdpbusd. Compiled
+// with the AVX-512 flags plus -mavx512vnni for this file only.
+#include <immintrin.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "kernels/optimized/cpu_features.h"
+#include "kernels/optimized/qs8-gemm/qs8_gemm.h"
+
+#if !defined(__AVX512VNNI__) || !defined(__AVX512BW__)
+#error "qs8-gemm/avx512vnni.cpp needs -mavx512vnni and the AVX-512 flags"
+#endif
+
+namespace ember::kernels::optimized {
+namespace {
+
+constexpr size_t kMr = 12;
+constexpr size_t kNr = 32;
+constexpr size_t kKr = 4;
+constexpr int32_t kShift = 128;
+
+inline __mmask16 lanes(size_t n) {
+  return n >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << n) - 1u);
+}
+
+inline uint32_t load_u32(const void* p) {
+  uint32_t v;
+  std::memcpy(&v, p, sizeof(v));
+  return v;
+}
+
+struct Panel {
+  const int32_t* head;
+  const int8_t* w;
+  const float* tail;
+  Panel(const void* panel, size_t kp)
+      : head(static_cast<const int32_t*>(panel)),
+        w(static_cast<const int8_t*>(panel) + kNr * sizeof(int32_t)),
+        tail(reinterpret_cast<const float*>(w + kp * kNr)) {}
+};
+
+// acc[i][v] += the products of all kp values of row i with the NV vectors of
+// 16 columns (NV == 1 for panels of at most 16 columns: half the work).
+template <size_t MR, size_t NV>
+__attribute__((always_inline)) inline void accumulate(size_t kp, const uint8_t* a,
+                                                      const int8_t* w, __m512i (&acc)[MR][2]) {
+  const uint8_t* rows[MR];
+#pragma GCC unroll 12
+  for (size_t i = 0; i < MR; ++i) rows[i] = a + i * kp;
+#pragma GCC unroll 2
+  for (size_t k = 0; k < kp; k += kKr, w += kNr * kKr) {
+    const __m512i b0 = _mm512_loadu_si512(w);
+    const __m512i b1 = NV == 2 ? _mm512_loadu_si512(w + 64) : b0;
+#pragma GCC unroll 12
+    for (size_t i = 0; i < MR; ++i) {
+      const __m512i av = _mm512_set1_epi32(static_cast<int>(load_u32(rows[i] + k)));
+      acc[i][0] = _mm512_dpbusd_epi32(acc[i][0], av, b0);
+      if (NV == 2) acc[i][1] = _mm512_dpbusd_epi32(acc[i][1], av, b1);
+    }
+  }
+}
+
+template <size_t MR, size_t NV>
+void qs8_tile(size_t nr, size_t kp, const uint8_t* a, const void* panel, int8_t* c,
+              size_t c_stride, const Qs8RequantParams* params) {
+  const Panel p(panel, kp);
+  __m512i acc[MR][2];
+  const __m512i h0 = _mm512_loadu_si512(p.head);
+  const __m512i h1 = _mm512_loadu_si512(p.head + 16);
+#pragma GCC unroll 12
+  for (size_t i = 0; i < MR; ++i) {
+    acc[i][0] = h0;
+    acc[i][1] = h1;
+  }
+  accumulate<MR, NV>(kp, a, p.w, acc);
+
+  const __m512 scale[2] = {_mm512_loadu_ps(p.tail), _mm512_loadu_ps(p.tail + 16)};
+  const __m512 low = _mm512_set1_ps(static_cast<float>(params->min - params->zero));
+  const __m512 high = _mm512_set1_ps(static_cast<float>(params->max - params->zero));
+  const __m512i zero = _mm512_set1_epi32(params->zero);
+  const __mmask16 mask[2] = {lanes(nr), lanes(nr > 16 ? nr - 16 : 0)};
+#pragma GCC unroll 12
+  for (size_t i = 0; i < MR; ++i) {
+#pragma GCC unroll 2
+    for (size_t v = 0; v < NV; ++v) {
+      // Scale, clamp (bounds less the zero point: integers, so clamping
+      // before rounding is the same), round half to even (vcvtps2dq in the
+      // default mode), add the zero point, narrow (vpmovdb: the values are in
+      // [-128, 127] already).
+      __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(acc[i][v]), scale[v]);
+      f = _mm512_min_ps(_mm512_max_ps(f, low), high);
+      const __m512i q = _mm512_add_epi32(_mm512_cvtps_epi32(f), zero);
+      _mm_mask_storeu_epi8(c + i * c_stride + v * 16, mask[v], _mm512_cvtepi32_epi8(q));
+    }
+  }
+}
+
+template <size_t MR, size_t NV>
+void qd8_tile(size_t nr, size_t kp, const uint8_t* a, const void* panel, float* c,
+              size_t c_stride, const int32_t* row_zero, const float* row_scale,
+              const Qd8F32Params* params) {
+  const Panel p(panel, kp);
+  __m512i acc[MR][2];
+  const __m512i cs0 = _mm512_loadu_si512(p.head);
+  const __m512i cs1 = _mm512_loadu_si512(p.head + 16);
+#pragma GCC unroll 12
+  for (size_t i = 0; i < MR; ++i) {
+    // The zero point's share, -(zero + 128) * colsum, modulo 2^32.
+    const __m512i nz = _mm512_set1_epi32(-(row_zero[i] + kShift));
+    acc[i][0] = _mm512_mullo_epi32(cs0, nz);
+    acc[i][1] = NV == 2 ? _mm512_mullo_epi32(cs1, nz) : acc[i][0];
+  }
+  accumulate<MR, NV>(kp, a, p.w, acc);
+
+  const __m512 ws[2] = {_mm512_loadu_ps(p.tail), _mm512_loadu_ps(p.tail + 16)};
+  const __m512 bs[2] = {_mm512_loadu_ps(p.tail + kNr), _mm512_loadu_ps(p.tail + kNr + 16)};
+  const __m512 low = _mm512_set1_ps(params->min);
+  const __m512 high = _mm512_set1_ps(params->max);
+  const __mmask16 mask[2] = {lanes(nr), lanes(nr > 16 ? nr - 16 : 0)};
+#pragma GCC unroll 12
+  for (size_t i = 0; i < MR; ++i) {
+    const __m512 rs = _mm512_set1_ps(row_scale[i]);
+#pragma GCC unroll 2
+    for (size_t v = 0; v < NV; ++v) {
+      __m512 f = _mm512_fmadd_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(acc[i][v]), rs), ws[v], bs[v]);
+      f = _mm512_min_ps(_mm512_max_ps(f, low), high);
+      float* dst = c + i * c_stride + v * 16;
+      if (mask[v] == 0xFFFF) {
+        _mm512_storeu_ps(dst, f);
+      } else {
+        _mm512_mask_storeu_ps(dst, mask[v], f);
+      }
+    }
+  }
+}
+
+// Calls the tile instance for mr <= 12 rows: one instance per count, so that
+// the sums stay in registers.
+#define EMBER_QS8_ROW_CASES(call, NV) \
+  switch (mr) {                       \
+    case 12: return call(12, NV);     \
+    case 11: return call(11, NV);     \
+    case 10: return call(10, NV);     \
+    case 9: return call(9, NV);       \
+    case 8: return call(8, NV);       \
+    case 7: return call(7, NV);       \
+    case 6: return call(6, NV);       \
+    case 5: return call(5, NV);       \
+    case 4: return call(4, NV);       \
+    case 3: return call(3, NV);       \
+    case 2: return call(2, NV);       \
+    default: return call(1, NV);      \
+  }
+
+void qs8_gemm_12x32(size_t mr, size_t nr, size_t kp, const void* a, const void* panel,
+                    int8_t* c, size_t c_stride, const Qs8RequantParams* params) {
+  const uint8_t* as = static_cast<const uint8_t*>(a);
+#define EMBER_CALL(R, NV) qs8_tile<R, NV>(nr, kp, as, panel, c, c_stride, params)
+  if (nr <= 16) EMBER_QS8_ROW_CASES(EMBER_CALL, 1)
+  EMBER_QS8_ROW_CASES(EMBER_CALL, 2)
+#undef EMBER_CALL
+}
+
+void qd8_gemm_12x32(size_t mr, size_t nr, size_t kp, const void* a, const void* panel, float* c,
+                    size_t c_stride, const int32_t* row_zero, const float* row_scale,
+                    const Qd8F32Params* params) {
+  const uint8_t* as = static_cast<const uint8_t*>(a);
+#define EMBER_CALL(R, NV) \
+  qd8_tile<R, NV>(nr, kp, as, panel, c, c_stride, row_zero, row_scale, params)
+  if (nr <= 16) EMBER_QS8_ROW_CASES(EMBER_CALL, 1)
+  EMBER_QS8_ROW_CASES(EMBER_CALL, 2)
+#undef EMBER_CALL
+}
+
+#undef EMBER_QS8_ROW_CASES
+
+}  // namespace
+
+extern const Qs8GemmConfig kQs8GemmAvx512VnniConfig = {
+    "avx512vnni",
+    kCpuAvx512Vnni | kCpuAvx512 | kCpuOsZmm | kCpuAvx2 | kCpuFma | kCpuOsYmm,
+    kMr, kNr, kKr, Qs8AFormat::U8, kShift, qs8_gemm_12x32, qd8_gemm_12x32,
+};
+
+}  // namespace ember::kernels::optimized

@@ -1,0 +1,167 @@
+// SIMD helpers shared by the AVX-512 variants of the f32 families (their
+// avx512.cpp files): splats, tail masks, horizontal sums and maxima, the
+// four-chain row accumulation and the exp for x <= 0 of f32-vunary's
+// algorithm (f32_vmath_constants.h), the AVX2 helpers (avx2_math.h) 16
+// lanes wide. The arithmetic is the AVX2 one operation for operation, so a
+// function built from these gives the AVX2 variant's results bit for bit.
+//
+// Like avx2_math.h, the one exception to "headers a variant includes define
+// no functions" (README.md): the functions here are inline AVX-512 code, so a
+// copy the linker kept could only run on an AVX-512 CPU. That is safe because
+// every file that may include this header is compiled with
+// ${EMBER_AVX512_FLAGS} and is reached only through a config chosen for a
+// CPU and OS with AVX-512 (kCpuAvx512 | kCpuOsZmm); the #error below keeps
+// any other file from including it.
+#pragma once
+
+#if !defined(__AVX512F__) || !defined(__AVX512DQ__) || !defined(__AVX512BW__) || \
+    !defined(__AVX512VL__) || !defined(__FMA__)
+#error "avx512_math.h is for files compiled with the AVX-512 flags (the avx512.cpp variants) only"
+#endif
+
+#include <immintrin.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/optimized/f32-vunary/f32_vmath_constants.h"
+
+namespace ember::kernels::optimized::avx512 {
+
+constexpr size_t kLanes = 16;
+
+inline __m512 splat(float v) { return _mm512_set1_ps(v); }
+inline __m512 sign_bit() { return _mm512_set1_ps(-0.0f); }
+
+// The first r lanes on, r <= 16: the mask of a tail's loads and stores
+// (masked-off lanes are neither read nor written, so a tail never touches
+// memory past the end).
+inline __mmask16 tail_mask(size_t r) {
+  return static_cast<__mmask16>((uint32_t{1} << r) - 1u);
+}
+
+// The lanes whose sign bit is set (blendv's selector in the AVX2 code).
+inline __mmask16 sign_mask(__m512 v) { return _mm512_movepi32_mask(_mm512_castps_si512(v)); }
+
+// The sum of the 16 lanes: halves added pairwise down to one lane.
+inline float hsum(__m512 v) {
+  const __m256 h = _mm256_add_ps(_mm512_castps512_ps256(v), _mm512_extractf32x8_ps(v, 1));
+  __m128 s = _mm_add_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
+  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+  s = _mm_add_ss(s, _mm_movehdup_ps(s));
+  return _mm_cvtss_f32(s);
+}
+
+// The max of the 16 lanes, in hsum's order (vmaxps: a NaN in the first
+// operand is dropped, callers that care track NaNs apart).
+inline float hmax(__m512 v) {
+  const __m256 h = _mm256_max_ps(_mm512_castps512_ps256(v), _mm512_extractf32x8_ps(v, 1));
+  __m128 s = _mm_max_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
+  s = _mm_max_ps(s, _mm_movehl_ps(s, s));
+  s = _mm_max_ss(s, _mm_movehdup_ps(s));
+  return _mm_cvtss_f32(s);
+}
+
+// Four accumulators, each a chain of its own (add and max have a latency of
+// 4 and two ports: one chain would serialise on it).
+struct Acc4 {
+  __m512 a0, a1, a2, a3;
+};
+
+// The floats before the next 64-byte boundary at p (0 if p is on one).
+inline size_t to_line(const void* p) {
+  return (64 - (reinterpret_cast<uintptr_t>(p) & 63)) % 64 / sizeof(float);
+}
+
+// Calls body(v0, v1, v2, v3), v_k = x[i + 16 k, i + 16 k + 16), for i = 0,
+// 64, ... while i + 64 <= n; returns where it stopped. A row that does not
+// start on a 64-byte boundary would split every 64-byte load across two
+// cache lines, which halved the speed of reductions over rows in L2; so the
+// lines are loaded aligned and each vector shifted into place from two of
+// them (vpermt2ps). The vectors are exactly what unaligned loads give, so
+// results do not depend on the row's address (no peeled head that would
+// regroup a sum). The first line is loaded through a mask (nothing before x
+// is read); the last blocks, whose next line would reach past x[n - 1],
+// take unaligned loads.
+template <typename Body>
+inline size_t for_each_block64(size_t n, const float* x, Body body) {
+  size_t i = 0;
+  const size_t off = (reinterpret_cast<uintptr_t>(x) & 63) / sizeof(float);
+  if (off != 0 && n >= 80) {
+    const float* line = x - off;  // 64-byte aligned; only lanes >= off of it are x's
+    const __m512i idx = _mm512_add_epi32(
+        _mm512_set1_epi32(static_cast<int>(off)),
+        _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+    __m512 l0 = _mm512_maskz_load_ps(static_cast<__mmask16>(~tail_mask(off)), line);
+    // Step i reads lines up to x[i + 80 - off - 1].
+    for (; i + 80 <= n + off; i += 64) {
+      const __m512 l1 = _mm512_load_ps(line + i + 16), l2 = _mm512_load_ps(line + i + 32);
+      const __m512 l3 = _mm512_load_ps(line + i + 48), l4 = _mm512_load_ps(line + i + 64);
+      body(_mm512_permutex2var_ps(l0, idx, l1), _mm512_permutex2var_ps(l1, idx, l2),
+           _mm512_permutex2var_ps(l2, idx, l3), _mm512_permutex2var_ps(l3, idx, l4));
+      l0 = l4;
+    }
+  }
+  for (; i + 64 <= n; i += 64) {
+    body(_mm512_loadu_ps(x + i), _mm512_loadu_ps(x + i + 16), _mm512_loadu_ps(x + i + 32),
+         _mm512_loadu_ps(x + i + 48));
+  }
+  return i;
+}
+
+// acc = f(v, acc) over x[0, *done) in four chains started at init, 64 floats
+// per step (for_each_block64) then 16 at a time into a0; the rest, x[*done,
+// n) (under 16 floats), is the caller's, through tail_mask.
+template <typename F>
+inline Acc4 accumulate4(size_t n, const float* x, __m512 init, size_t* done, F f) {
+  Acc4 a{init, init, init, init};
+  size_t i = for_each_block64(n, x, [&](__m512 v0, __m512 v1, __m512 v2, __m512 v3) {
+    a.a0 = f(v0, a.a0);
+    a.a1 = f(v1, a.a1);
+    a.a2 = f(v2, a.a2);
+    a.a3 = f(v3, a.a3);
+  });
+  for (; i + 16 <= n; i += 16) a.a0 = f(_mm512_loadu_ps(x + i), a.a0);
+  *done = i;
+  return a;
+}
+
+// 2^n for integral n in [-126, 127] held in a float rounded with
+// kRoundMagicBiased (its low mantissa bits are n + 127).
+inline __m512 pow2_from_biased(__m512 n_biased) {
+  return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_castps_si512(n_biased), 23));
+}
+
+// t = x - n ln2, in two steps (Cody-Waite).
+inline __m512 reduce_ln2(__m512 x, __m512 n) {
+  namespace vm = vmath;
+  const __m512 t = _mm512_fnmadd_ps(n, splat(vm::kLn2Hi), x);
+  return _mm512_fnmadd_ps(n, splat(vm::kLn2Lo), t);
+}
+
+// p(t) with exp(t) ~= 1 + t * p(t).
+inline __m512 exp_poly(__m512 t) {
+  namespace vm = vmath;
+  __m512 p = _mm512_fmadd_ps(splat(vm::kExpC6), t, splat(vm::kExpC5));
+  p = _mm512_fmadd_ps(p, t, splat(vm::kExpC4));
+  p = _mm512_fmadd_ps(p, t, splat(vm::kExpC3));
+  p = _mm512_fmadd_ps(p, t, splat(vm::kExpC2));
+  return _mm512_fmadd_ps(p, t, splat(vm::kExpC1));
+}
+
+// exp(z) for z <= 0 (or NaN), flushed to 0 below 2^-126 (kExpDenormCutoff):
+// one scale factor. f32-vunary's sigmoid and f32-softmax use it.
+inline __m512 exp_nonpositive(__m512 z) {
+  namespace vm = vmath;
+  __m512 n = _mm512_fmadd_ps(z, splat(vm::kLog2e), splat(vm::kRoundMagicBiased));
+  const __m512 s = pow2_from_biased(n);
+  n = _mm512_sub_ps(n, splat(vm::kRoundMagicBiased));
+  __m512 t = reduce_ln2(z, n);
+  const __m512 p = exp_poly(t);
+  t = _mm512_mul_ps(t, s);
+  const __m512 e = _mm512_fmadd_ps(t, p, s);
+  // Lanes below the cutoff are zeroed; NaN compares false and is kept.
+  return _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(z, splat(vm::kExpDenormCutoff), _CMP_NLT_UQ), e);
+}
+
+}  // namespace ember::kernels::optimized::avx512

@@ -1,0 +1,138 @@
+// Tester for the quantized GEMM family: every variant this CPU supports (with
+// every f32-gemm variant it supports, for the panel path) against the
+// portable qlinear reference, for Q4_1 and Q8_0 blocks, on edge sizes: one
+// row (GEMV) and several (panels), output counts that leave partial GEMV row
+// groups and partial panels, K of one block and K past one panel block, and
+// with a thread pool.
+//
+// Tolerance: both sides sum the same products of exactly representable
+// weights in float in different orders, so they differ by rounding only:
+// |got - want| <= 2^-21 sqrt(k) sum |x_k w_k| (random-walk rounding of two
+// sums of k terms, with a margin).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "extension/threadpool/worker_pool.h"
+#include "kernels/optimized/f32-gemm/f32_gemm.h"
+#include "kernels/optimized/f32-qgemm/f32_qgemm.h"
+#include "kernels/portable/llm_ops.h"
+#include "runtime/core/half.h"
+
+namespace ember::kernels::optimized {
+namespace {
+
+template <typename Config, typename Count, typename Get, typename Supported>
+std::vector<const Config*> supported(Count count, Get get, Supported ok) {
+  std::vector<const Config*> out;
+  for (size_t i = 0; i < count(); ++i) {
+    if (ok(get(i))) out.push_back(&get(i));
+  }
+  return out;
+}
+
+// Random blocks: scales and minimums as fp16, codes over their whole range.
+std::vector<uint8_t> random_blocks(int bits, size_t n, size_t k, std::mt19937& rng) {
+  const size_t block = f32_qgemm_block_bytes(bits);
+  std::vector<uint8_t> w(n * (k / 32) * block);
+  std::uniform_real_distribution<float> scale(0.001f, 0.05f), low(-0.4f, 0.0f);
+  std::uniform_int_distribution<int> byte(0, 255);
+  for (size_t b = 0; b < n * (k / 32); ++b) {
+    uint8_t* p = w.data() + b * block;
+    const uint16_t d = Half::from_float(scale(rng)), m = Half::from_float(low(rng));
+    std::memcpy(p, &d, 2);
+    size_t codes = 2;
+    if (bits == 4) {
+      std::memcpy(p + 2, &m, 2);
+      codes = 4;
+    }
+    for (size_t j = codes; j < block; ++j) p[j] = static_cast<uint8_t>(byte(rng));
+  }
+  return w;
+}
+
+void check(int bits, size_t m, size_t n, size_t k, ThreadPool* pool) {
+  std::mt19937 rng(static_cast<uint32_t>(bits * 1000003 + m * 101 + n * 7 + k));
+  std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+  std::vector<float> x(m * k);
+  for (float& v : x) v = value(rng);
+  const std::vector<uint8_t> w = random_blocks(bits, n, k, rng);
+  const size_t row_bytes = (k / 32) * f32_qgemm_block_bytes(bits);
+  std::vector<float> want(m * n);
+  portable::qlinear_reference(bits, m, n, k, x.data(), w.data(), row_bytes, want.data());
+  // A bound on sum |x_k w_k| per row of x: |w| <= 0.05 * 15 + 0.4 (Q4_1) or
+  // 0.05 * 127 (Q8_0).
+  const double w_max = bits == 4 ? 1.15 : 6.35;
+  std::vector<double> magnitude(m, 0.0);
+  for (size_t i = 0; i < m; ++i) {
+    for (size_t j = 0; j < k; ++j) magnitude[i] += std::fabs(x[i * k + j]) * w_max;
+  }
+  for (const F32QGemmConfig* cfg :
+       supported<F32QGemmConfig>(f32_qgemm_num_variants, f32_qgemm_variant,
+                                 f32_qgemm_variant_supported)) {
+    for (const F32GemmConfig* gemm :
+         supported<F32GemmConfig>(f32_gemm_num_variants, f32_gemm_variant,
+                                  f32_gemm_variant_supported)) {
+      std::vector<float> got(m * n, NAN);
+      F32QGemmProblem p;
+      p.bits = bits;
+      p.m = m;
+      p.n = n;
+      p.k = k;
+      p.x = x.data();
+      p.w = w.data();
+      p.y = got.data();
+      f32_qgemm(*cfg, *gemm, p, pool);
+      for (size_t i = 0; i < m * n; ++i) {
+        // Rounding of two float sums of k terms in different orders.
+        const double tol = 0x1p-21 * std::sqrt(static_cast<double>(k)) * magnitude[i / n];
+        ASSERT_NEAR(got[i], want[i], tol)
+            << cfg->name << " + " << gemm->name << ": bits " << bits << " m " << m << " n " << n
+            << " k " << k << " element " << i;
+      }
+    }
+  }
+}
+
+TEST(F32QGemm, GemvMatchesReference) {
+  for (int bits : {4, 8}) {
+    for (size_t n : {1, 3, 4, 5, 33, 64, 100}) {
+      for (size_t k : {32, 96, 576}) check(bits, 1, n, k, nullptr);
+    }
+  }
+}
+
+TEST(F32QGemm, PanelsMatchReference) {
+  for (int bits : {4, 8}) {
+    for (size_t m : {2, 5, 7, 13}) {
+      for (size_t n : {1, 8, 17, 40}) {
+        for (size_t k : {32, 288, 544}) check(bits, m, n, k, nullptr);
+      }
+    }
+  }
+}
+
+TEST(F32QGemm, ThreadedMatchesReference) {
+  WorkerPool pool(3);
+  for (int bits : {4, 8}) {
+    check(bits, 1, 1000, 576, &pool);
+    check(bits, 9, 300, 1536, &pool);
+  }
+}
+
+TEST(F32QGemm, EmptyKGivesZeros) {
+  std::vector<float> y(6, 1.0f);
+  F32QGemmProblem p;
+  p.m = 2;
+  p.n = 3;
+  p.k = 0;
+  p.y = y.data();
+  f32_qgemm(f32_qgemm_config(), f32_gemm_config(), p, nullptr);
+  for (float v : y) EXPECT_EQ(v, 0.0f);
+}
+
+}  // namespace
+}  // namespace ember::kernels::optimized
