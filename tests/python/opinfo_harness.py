@@ -224,7 +224,7 @@ def _run_batch(fn: Callable[..., Any], batch: list[tuple[tuple, list[torch.Tenso
         if TRAINING_HINT in str(error):
             raise TrainingOnly(str(error)) from None
         raise SampleFailure(None, error) from None
-    except Exception as error:
+    except Exception as error:  # noqa: BLE001 (any failure is the outcome)
         raise SampleFailure(None, error) from None
     # Compare sample by sample, so a mismatch names its sample.
     counts = [len(tensor_leaves(_eager(fn, [layout], ts, 0))) for layout, ts in batch]
@@ -235,7 +235,7 @@ def _run_batch(fn: Callable[..., Any], batch: list[tuple[tuple, list[torch.Tenso
     for index, count in enumerate(counts):
         try:
             compare(actual[start:start + count], expected[start:start + count], dtype, comparator)
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001 (any failure is the outcome)
             raise SampleFailure(index, error) from None
         start += count
 
@@ -257,7 +257,7 @@ def _classify(fn: Callable[..., Any], one: tuple[tuple, list[torch.Tensor]]) -> 
     try:
         with torch.no_grad():
             exported = torch.export.export(_SampleModule(fn, [layout]), tuple(_clone(tensors)))
-    except Exception:
+    except Exception:  # noqa: BLE001 (any failure is the outcome)
         return "not_captured"
     try:
         decompose(exported)  # refuses training-mode ops, before and after decomposing
@@ -284,7 +284,7 @@ def run_op(info: Any, dtype: torch.dtype, workdir: str | None = None,
         with _SeededOps() as seeded:
             first = _eager(fn, [b[0] for b in batch], [t for b in batch for t in b[1]], 0)
         second = _eager(fn, [b[0] for b in batch], [t for b in batch for t in b[1]], 1)
-    except Exception as error:  # eager itself rejects a sample
+    except Exception as error:  # noqa: BLE001 (eager itself rejects a sample)
         return Outcome("not_captured", f"eager fails: {_first_line(error)}")
     if not uninitialized and (seeded.seen or not _same(first, second)):
         return Outcome("random", "eager results depend on the random seed")

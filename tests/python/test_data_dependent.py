@@ -50,7 +50,7 @@ CASES = {
 @pytest.mark.parametrize("name", list(CASES))
 def test_true_size_comes_back(name, tmp_pte):
     fn, make = CASES[name]
-    program, module = _run(fn, make(), tmp_pte)
+    _, module = _run(fn, make(), tmp_pte)
     for trial in range(3):  # different data, different sizes, one program
         torch.manual_seed(trial)
         inputs = make()
