@@ -144,5 +144,7 @@ inline size_t linalg_temp_bytes(Span<EValue* const> args) {
 }  // namespace ember::kernels
 
 #define EMBER_REGISTER_LINALG_KERNEL(name, fn)                                          \
-  EMBER_REGISTER_KERNEL_WITH_TEMP(name, fn, ::ember::kernels::kLinalgTypes,             \
-                                  ::ember::kAllTypes, ::ember::kernels::linalg_temp_bytes)
+  EMBER_REGISTER_KERNEL_WITH_TEMP(                                                      \
+      name, fn, ::ember::kernels::kLinalgTypes,                                         \
+      ::ember::default_tensor_dtypes(::ember::kernels::kLinalgTypes),                   \
+      ::ember::kernels::linalg_temp_bytes)
