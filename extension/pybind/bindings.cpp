@@ -291,6 +291,8 @@ class PyModule {
       case ScalarType::Char: return py::dtype::of<int8_t>();
       case ScalarType::Byte: return py::dtype::of<uint8_t>();
       case ScalarType::Bool: return py::dtype::of<bool>();
+      case ScalarType::ComplexFloat: return py::dtype("complex64");
+      case ScalarType::ComplexDouble: return py::dtype("complex128");
       default: break;
     }
     switch (element_size(type)) {

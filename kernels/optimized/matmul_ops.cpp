@@ -126,9 +126,9 @@ void baddbmm_out(KernelContext& ctx, const Tensor& self, const Tensor& batch1,
 
 // The same dtypes as the portable kernels: the ones not sped up here reach
 // them through the fallback, so a program loads the same either way.
-EMBER_REGISTER_OPTIMIZED_KERNEL("aten::mm.out", mm_out, kRealTypes);
-EMBER_REGISTER_OPTIMIZED_KERNEL("aten::bmm.out", bmm_out, kRealTypes);
-EMBER_REGISTER_OPTIMIZED_KERNEL("aten::addmm.out", addmm_out, kRealTypes);
-EMBER_REGISTER_OPTIMIZED_KERNEL("aten::baddbmm.out", baddbmm_out, kRealTypes);
+EMBER_REGISTER_OPTIMIZED_KERNEL("aten::mm.out", mm_out, kRealTypes | kComplexTypes);
+EMBER_REGISTER_OPTIMIZED_KERNEL("aten::bmm.out", bmm_out, kRealTypes | kComplexTypes);
+EMBER_REGISTER_OPTIMIZED_KERNEL("aten::addmm.out", addmm_out, kRealTypes | kComplexTypes);
+EMBER_REGISTER_OPTIMIZED_KERNEL("aten::baddbmm.out", baddbmm_out, kRealTypes | kComplexTypes);
 
 }  // namespace ember::kernels::optimized

@@ -6,6 +6,7 @@
 // exporter planned) and the values torch's CPU kernel writes. This file holds
 // _embedding_bag_forward_only (what export leaves for F.embedding_bag);
 // _embedding_bag.out is in misc_ops.cpp.
+#include <cmath>
 #include <optional>
 
 #include "kernels/portable/util/kernel_util.h"
@@ -206,9 +207,57 @@ void embedding_bag_out(KernelContext& ctx, const Tensor& weight, const Tensor& i
                      out3);
 }
 
+// embedding_renorm: weight with every row that indices name scaled down to
+// p-norm max_norm when it is longer (torch: by max_norm / (norm + 1e-7)).
+// Each row once, however often it is named.
+void embedding_renorm_out(KernelContext& ctx, const Tensor& self, const Tensor& indices,
+                          double max_norm, double norm_type, Tensor& out) {
+  const char* op = "embedding_renorm.out";
+  EMBER_KERNEL_CHECK(ctx, self.dim() == 2, "%s: expected a 2-D weight", op);
+  if (!check_index_dtype(ctx, op, indices, "indices") || !check_contiguous(ctx, op, self) ||
+      !check_contiguous(ctx, op, out) || !check_contiguous(ctx, op, indices) ||
+      !nn::check_same_dtype(ctx, op, self, "weight", out, "out") ||
+      !resize_output(ctx, out, self.sizes(), op)) {
+    return;
+  }
+  const int64_t rows = self.size(0), dim = self.size(1);
+  for (int64_t i = 0; i < indices.numel(); ++i) {
+    const int64_t r = shape::read_index(indices, i);
+    EMBER_KERNEL_CHECK(ctx, r >= 0 && r < rows, "%s: index %lld is out of range for %lld rows",
+                       op, static_cast<long long>(r), static_cast<long long>(rows));
+  }
+  EMBER_SWITCH_FLOAT_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()), {
+    using M = opmath_t<CTYPE>;
+    const CTYPE* src = self.const_data_ptr<CTYPE>();
+    CTYPE* dst = out.mutable_data_ptr<CTYPE>();
+    for (int64_t e = 0; e < self.numel(); ++e) dst[e] = src[e];
+    for (int64_t i = 0; i < indices.numel(); ++i) {
+      const int64_t r = shape::read_index(indices, i);
+      bool seen = false;
+      for (int64_t j = 0; j < i && !seen; ++j) seen = shape::read_index(indices, j) == r;
+      if (seen) continue;
+      CTYPE* row = dst + r * dim;
+      double norm = 0;
+      for (int64_t c = 0; c < dim; ++c) {
+        const double v = std::fabs(static_cast<double>(row[c]));
+        if (norm_type == 2) norm += v * v;
+        else if (norm_type == 1) norm += v;
+        else norm += std::pow(v, norm_type);
+      }
+      norm = norm_type == 2 ? std::sqrt(norm) : norm_type == 1 ? norm : std::pow(norm, 1 / norm_type);
+      if (norm > max_norm) {
+        const M scale = static_cast<M>(max_norm / (norm + 1e-7));
+        for (int64_t c = 0; c < dim; ++c) row[c] = convert<CTYPE>(static_cast<M>(row[c]) * scale);
+      }
+    }
+  });
+}
+
 }  // namespace
 
 EMBER_REGISTER_KERNEL("aten::_embedding_bag.out", embedding_bag_out, kFloatTypes);
 EMBER_REGISTER_KERNEL("aten::_embedding_bag_forward_only.out", embedding_bag_out, kFloatTypes);
+
+EMBER_REGISTER_KERNEL("aten::embedding_renorm.out", embedding_renorm_out, kFloatTypes);
 
 }  // namespace ember::kernels

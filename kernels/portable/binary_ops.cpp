@@ -184,7 +184,7 @@ bool check_alpha(KernelContext& ctx, const char* op, const Operand& a, const Ope
 void add_impl(KernelContext& ctx, const char* op, const Operand& a, const Operand& b,
               const Scalar& alpha, Tensor& out) {
   if (!check_alpha(ctx, op, a, b, alpha)) return;
-  binary_op<kAllTypes>(ctx, op, a, b, out, Promotion::kDefault, [&](auto tag) {
+  binary_op<kAllAndComplexTypes>(ctx, op, a, b, out, Promotion::kDefault, [&](auto tag) {
     using CTYPE = typename decltype(tag)::type;
     using M = opmath_t<CTYPE>;
     const M alpha_v = scalar_to_operand<CTYPE>(alpha);
@@ -204,7 +204,7 @@ void sub_impl(KernelContext& ctx, const char* op, const Operand& a, const Operan
     }
   }
   if (!check_alpha(ctx, op, a, b, alpha)) return;
-  binary_op<kRealTypes>(ctx, op, a, b, out, Promotion::kDefault, [&](auto tag) {
+  binary_op<kRealTypes | kComplexTypes>(ctx, op, a, b, out, Promotion::kDefault, [&](auto tag) {
     using CTYPE = typename decltype(tag)::type;
     using M = opmath_t<CTYPE>;
     const M alpha_v = scalar_to_operand<CTYPE>(alpha);
@@ -244,7 +244,7 @@ void rsub_scalar_out(KernelContext& ctx, const Tensor& self, Scalar other, Scala
 // 0.3 multiplies by 0.3f (dtype_rules.h, rule 2).
 void mul_impl(KernelContext& ctx, const char* op, const Operand& a, const Operand& b,
               Tensor& out) {
-  binary_op<kAllTypes>(ctx, op, a, b, out, Promotion::kDefault,
+  binary_op<kAllAndComplexTypes>(ctx, op, a, b, out, Promotion::kDefault,
                        any_dtype([](auto x, auto y) { return wrapping_mul(x, y); }),
                        ScalarRead::kOpmath);
 }
@@ -259,8 +259,9 @@ void mul_scalar_out(KernelContext& ctx, const Tensor& self, Scalar other, Tensor
 // is read in opmath.
 void true_div(KernelContext& ctx, const char* op, const Operand& a, const Operand& b,
               Tensor& out) {
-  binary_op<kFloatTypes>(ctx, op, a, b, out, Promotion::kIntToFloat,
-                         any_dtype([](auto x, auto y) { return x / y; }), ScalarRead::kOpmath);
+  binary_op<kFloatTypes | kComplexTypes>(ctx, op, a, b, out, Promotion::kIntToFloat,
+                                         any_dtype([](auto x, auto y) { return x / y; }),
+                                         ScalarRead::kOpmath);
 }
 
 // An integer op that must not divide by zero (torch raises ZeroDivisionError);
@@ -351,7 +352,8 @@ void fmod_scalar_out(KernelContext& ctx, const Tensor& self, Scalar other, Tenso
 
 void pow_impl(KernelContext& ctx, const char* op, const Operand& a, const Operand& b,
               Tensor& out) {
-  binary_op<kRealTypes>(ctx, op, a, b, out, Promotion::kDefault, any_dtype(Pow{}));
+  binary_op<kRealTypes | kComplexTypes>(ctx, op, a, b, out, Promotion::kDefault,
+                                        any_dtype(Pow{}));
 }
 void pow_tensor_tensor_out(KernelContext& ctx, const Tensor& self, const Tensor& exponent,
                            Tensor& out) {
@@ -442,16 +444,16 @@ void logical_xor_out(KernelContext& ctx, const Tensor& self, const Tensor& other
 
 }  // namespace
 
-EMBER_REGISTER_STRIDED_KERNEL("aten::add.out", add_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::add.Scalar_out", add_scalar_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::sub.out", sub_out, kRealTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::sub.Scalar_out", sub_scalar_out, kRealTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::rsub.Tensor_out", rsub_tensor_out, kRealTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::rsub.Scalar_out", rsub_scalar_out, kRealTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::mul.out", mul_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::mul.Scalar_out", mul_scalar_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::div.out", div_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::div.Scalar_out", div_scalar_out, kAllTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::add.out", add_out, kAllTypes | kComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::add.Scalar_out", add_scalar_out, kAllTypes | kComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::sub.out", sub_out, kRealTypes | kComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::sub.Scalar_out", sub_scalar_out, kRealTypes | kComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::rsub.Tensor_out", rsub_tensor_out, kRealTypes | kComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::rsub.Scalar_out", rsub_scalar_out, kRealTypes | kComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::mul.out", mul_out, kAllTypes | kComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::mul.Scalar_out", mul_scalar_out, kAllTypes | kComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::div.out", div_out, kAllTypes | kComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::div.Scalar_out", div_scalar_out, kAllTypes | kComplexTypes);
 EMBER_REGISTER_STRIDED_KERNEL("aten::div.out_mode", div_out_mode, kAllTypes);
 EMBER_REGISTER_STRIDED_KERNEL("aten::div.Scalar_mode_out", div_scalar_mode_out, kAllTypes);
 EMBER_REGISTER_STRIDED_KERNEL("aten::floor_divide.out", floor_divide_out, kAllTypes);
@@ -461,9 +463,9 @@ EMBER_REGISTER_STRIDED_KERNEL("aten::remainder.Scalar_out", remainder_scalar_out
 EMBER_REGISTER_STRIDED_KERNEL("aten::remainder.Scalar_Tensor_out", remainder_scalar_tensor_out, kAllTypes);
 EMBER_REGISTER_STRIDED_KERNEL("aten::fmod.Tensor_out", fmod_tensor_out, kAllTypes);
 EMBER_REGISTER_STRIDED_KERNEL("aten::fmod.Scalar_out", fmod_scalar_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::pow.Tensor_Tensor_out", pow_tensor_tensor_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::pow.Tensor_Scalar_out", pow_tensor_scalar_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::pow.Scalar_out", pow_scalar_out, kAllTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::pow.Tensor_Tensor_out", pow_tensor_tensor_out, kAllTypes | kComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::pow.Tensor_Scalar_out", pow_tensor_scalar_out, kAllTypes | kComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::pow.Scalar_out", pow_scalar_out, kAllTypes | kComplexTypes);
 EMBER_REGISTER_STRIDED_KERNEL("aten::maximum.out", maximum_out, kAllTypes);
 EMBER_REGISTER_STRIDED_KERNEL("aten::minimum.out", minimum_out, kAllTypes);
 EMBER_REGISTER_STRIDED_KERNEL("aten::atan2.out", atan2_out, kAllTypes);
@@ -473,8 +475,8 @@ EMBER_REGISTER_STRIDED_KERNEL("aten::bitwise_or.Tensor_out", bitwise_or_tensor_o
 EMBER_REGISTER_STRIDED_KERNEL("aten::bitwise_or.Scalar_out", bitwise_or_scalar_out, kIntAndBoolTypes);
 EMBER_REGISTER_STRIDED_KERNEL("aten::bitwise_xor.Tensor_out", bitwise_xor_tensor_out, kIntAndBoolTypes);
 EMBER_REGISTER_STRIDED_KERNEL("aten::bitwise_xor.Scalar_out", bitwise_xor_scalar_out, kIntAndBoolTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::logical_and.out", logical_and_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::logical_or.out", logical_or_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::logical_xor.out", logical_xor_out, kAllTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::logical_and.out", logical_and_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::logical_or.out", logical_or_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::logical_xor.out", logical_xor_out, kAllAndComplexTypes);
 
 }  // namespace ember::kernels

@@ -2,6 +2,7 @@
 // are compared in their promoted dtype (so int 1 vs 1.5 compares in Float);
 // the bool result is written as out's dtype, normally Bool.
 #include <functional>
+#include <type_traits>
 
 #include "kernels/portable/util/elementwise_util.h"
 #include "runtime/kernel/kernel_registry.h"
@@ -9,10 +10,14 @@
 namespace ember::kernels {
 namespace {
 
+// Only == and != are defined on complex numbers.
 template <typename Cmp>
 void compare(KernelContext& ctx, const char* op, const Operand& a, const Operand& b,
              Tensor& out) {
-  compare_op<kAllTypes>(ctx, op, a, b, out, [](auto) { return Cmp{}; });
+  constexpr bool kEquality = std::is_same_v<Cmp, std::equal_to<>> ||
+                             std::is_same_v<Cmp, std::not_equal_to<>>;
+  compare_op<kEquality ? kAllAndComplexTypes : kAllTypes>(ctx, op, a, b, out,
+                                                          [](auto) { return Cmp{}; });
 }
 
 // Defines name_tensor_out and name_scalar_out for one comparison.
@@ -35,10 +40,10 @@ EMBER_COMPARE_KERNELS(ge, std::greater_equal<>)
 
 }  // namespace
 
-EMBER_REGISTER_STRIDED_KERNEL("aten::eq.Tensor_out", eq_tensor_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::eq.Scalar_out", eq_scalar_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::ne.Tensor_out", ne_tensor_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::ne.Scalar_out", ne_scalar_out, kAllTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::eq.Tensor_out", eq_tensor_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::eq.Scalar_out", eq_scalar_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::ne.Tensor_out", ne_tensor_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::ne.Scalar_out", ne_scalar_out, kAllAndComplexTypes);
 EMBER_REGISTER_STRIDED_KERNEL("aten::lt.Tensor_out", lt_tensor_out, kAllTypes);
 EMBER_REGISTER_STRIDED_KERNEL("aten::lt.Scalar_out", lt_scalar_out, kAllTypes);
 EMBER_REGISTER_STRIDED_KERNEL("aten::le.Tensor_out", le_tensor_out, kAllTypes);

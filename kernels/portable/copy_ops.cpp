@@ -127,11 +127,11 @@ void copy_inplace(KernelContext& ctx, Tensor& self, const Tensor& src, bool non_
 
 }  // namespace
 
-EMBER_REGISTER_STRIDED_KERNEL("aten::copy_", copy_inplace, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::clone.out", clone_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::_to_copy.out", to_copy_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::copy.out", copy_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("dim_order_ops::_to_dim_order_copy.out", to_dim_order_copy_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("dim_order_ops::_clone_dim_order.out", clone_dim_order_out, kAllTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::copy_", copy_inplace, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::clone.out", clone_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::_to_copy.out", to_copy_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::copy.out", copy_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("dim_order_ops::_to_dim_order_copy.out", to_dim_order_copy_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("dim_order_ops::_clone_dim_order.out", clone_dim_order_out, kAllAndComplexTypes);
 
 }  // namespace ember::kernels

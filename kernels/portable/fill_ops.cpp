@@ -18,7 +18,7 @@ void fail_overflow(KernelContext& ctx, const char* op, ScalarType type) {
 // Writes `value`, converted to out's dtype, to every element of `out`; like
 // torch.full, fails when the value overflows that dtype.
 void fill_scalar(KernelContext& ctx, const char* op, const Scalar& value, Tensor& out) {
-  switch_dtype<kAllTypes>(ctx, op, out.scalar_type(), [&](auto tag) {
+  switch_dtype<kAllAndComplexTypes>(ctx, op, out.scalar_type(), [&](auto tag) {
     using CTYPE = typename decltype(tag)::type;
     if (!scalar_fits_type<CTYPE>(value)) {
       fail_overflow(ctx, op, out.scalar_type());
@@ -65,7 +65,7 @@ void where_self_out(KernelContext& ctx, const Tensor& condition, const Tensor& s
       !resize_to_broadcast(ctx, op, out, {&condition, &self, &other})) {
     return;
   }
-  switch_dtype<kAllTypes>(ctx, op, common, [&](auto tag) {
+  switch_dtype<kAllAndComplexTypes>(ctx, op, common, [&](auto tag) {
     using CTYPE = typename decltype(tag)::type;
     using M = opmath_t<CTYPE>;
     map_elementwise<CTYPE, bool, CTYPE, CTYPE>(
@@ -82,7 +82,7 @@ void masked_fill_scalar_out(KernelContext& ctx, const Tensor& self, const Tensor
       !resize_to_broadcast(ctx, op, out, {&self, &mask})) {
     return;
   }
-  switch_dtype<kAllTypes>(ctx, op, self.scalar_type(), [&](auto tag) {
+  switch_dtype<kAllAndComplexTypes>(ctx, op, self.scalar_type(), [&](auto tag) {
     using CTYPE = typename decltype(tag)::type;
     using M = opmath_t<CTYPE>;
     if (!scalar_fits_type<CTYPE>(value)) {
@@ -182,7 +182,7 @@ void fill_tensor_out(KernelContext& ctx, const Tensor& self, const Tensor& value
                      "%s: only a 0-dimension value tensor is supported, got %d dimensions", op,
                      value.dim());
   if (!resize_output(ctx, out, self.sizes(), op)) return;
-  switch_dtype<kAllTypes>(ctx, op, out.scalar_type(), [&](auto tag) {
+  switch_dtype<kAllAndComplexTypes>(ctx, op, out.scalar_type(), [&](auto tag) {
     using CTYPE = typename decltype(tag)::type;
     const LoadFn<CTYPE> load = get_load_fn<CTYPE>(value.scalar_type());
     if (load == nullptr) {
@@ -198,17 +198,17 @@ void fill_tensor_out(KernelContext& ctx, const Tensor& self, const Tensor& value
 
 }  // namespace
 
-EMBER_REGISTER_STRIDED_KERNEL("aten::where.self_out", where_self_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::masked_fill.Scalar_out", masked_fill_scalar_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::full.out", full_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::full_like.out", full_like_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::zeros.out", zeros_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::ones.out", ones_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::zeros_like.out", zeros_like_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::ones_like.out", ones_like_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::empty.out", empty_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::scalar_tensor.out", scalar_tensor_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::fill.Scalar_out", fill_scalar_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::fill.Tensor_out", fill_tensor_out, kAllTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::where.self_out", where_self_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::masked_fill.Scalar_out", masked_fill_scalar_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::full.out", full_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::full_like.out", full_like_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::zeros.out", zeros_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::ones.out", ones_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::zeros_like.out", zeros_like_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::ones_like.out", ones_like_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::empty.out", empty_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::scalar_tensor.out", scalar_tensor_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::fill.Scalar_out", fill_scalar_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::fill.Tensor_out", fill_tensor_out, kAllAndComplexTypes);
 
 }  // namespace ember::kernels

@@ -4,6 +4,7 @@
 // indexes before it is used, so a bad index fails the kernel instead of
 // reading or writing outside a tensor.
 #include <cmath>
+#include <cstring>
 
 #include "kernels/portable/util/shape_util.h"
 
@@ -22,6 +23,7 @@ bool with_word_type(size_t elem_size, Fn&& fn) {
     case 2: fn(uint16_t{}); return true;
     case 4: fn(uint32_t{}); return true;
     case 8: fn(uint64_t{}); return true;
+    case 16: fn(shape::Word128{}); return true;
     default: return false;
   }
 }
@@ -153,6 +155,14 @@ void gather_out(KernelContext& ctx, const Tensor& self, int64_t dim, const Tenso
                 bool sparse_grad, Tensor& out) {
   constexpr const char* kOp = "gather";
   int64_t d = 0;
+  // torch checks an empty index's dtype no more than its values.
+  if (index.numel() == 0 && is_integral_type(index.scalar_type(), true)) {
+    if (!check_same_dtype(ctx, kOp, self, out)) return;
+    int64_t sizes[kTensorDimensionLimit];
+    for (int i = 0; i < index.dim(); ++i) sizes[i] = index.size(i);
+    resize_output(ctx, out, Span<const int64_t>(sizes, index.dim()), kOp);
+    return;
+  }
   if (!check_index_tensor(ctx, kOp, index) || !shape::check_dim(ctx, kOp, dim, self.dim(), &d) ||
       !check_gather_shapes(ctx, kOp, self, d, index, nullptr) ||
       !check_index_values(ctx, kOp, index, size_or_one(self, d)) ||
@@ -229,7 +239,7 @@ void scatter_src_out(KernelContext& ctx, const Tensor& self, int64_t dim, const 
 void scatter_value_out(KernelContext& ctx, const Tensor& self, int64_t dim, const Tensor& index,
                        Scalar value, Tensor& out) {
   constexpr const char* kOp = "scatter";
-  alignas(8) uint8_t element[8];
+  alignas(16) uint8_t element[16];
   EMBER_KERNEL_CHECK(ctx, scalar_to_element(value, self.scalar_type(), element),
                      "%s: the value does not fit dtype %s", kOp,
                      scalar_type_name(self.scalar_type()));
@@ -248,12 +258,69 @@ void scatter_add_out(KernelContext& ctx, const Tensor& self, int64_t dim, const 
   const int64_t dim_stride = out.dim() == 0 ? 0 : out.stride(d);
   const StridedView src_view = at_index_coords(src, index, -1);
   const StridedView base = at_index_coords(out, index, d);
-  EMBER_SWITCH_ALL_TYPES(
+  EMBER_SWITCH_ALL_AND_COMPLEX_TYPES(
       out.scalar_type(),
       ctx.fail(Error::NotSupported, "%s: dtype %s is not supported", kOp,
                scalar_type_name(out.scalar_type())),
       scatter_elements(index, dim_stride, src.const_data_ptr<CTYPE>(), src_view,
                        out.mutable_data_ptr<CTYPE>(), base, wrapping_add<CTYPE>));
+}
+
+// scatter with reduce="add" or "multiply" (the legacy scatter_ overloads):
+// each src element (or the value) combines into the element it indexes.
+bool scatter_reduction(KernelContext& ctx, const char* op, StringView reduce, bool* multiply) {
+  const bool add = reduce.size() == 3 && std::memcmp(reduce.data(), "add", 3) == 0;
+  *multiply = reduce.size() == 8 && std::memcmp(reduce.data(), "multiply", 8) == 0;
+  if (!add && !*multiply) {
+    ctx.fail(Error::InvalidArgument, "%s: reduce must be 'add' or 'multiply'", op);
+    return false;
+  }
+  return true;
+}
+
+void scatter_reduce_impl(KernelContext& ctx, const char* op, const Tensor& index, int64_t d,
+                         const void* src, const StridedView& src_view, bool multiply,
+                         Tensor& out) {
+  const int64_t dim_stride = out.dim() == 0 ? 0 : out.stride(d);
+  const StridedView base = at_index_coords(out, index, d);
+  EMBER_SWITCH_ALL_AND_COMPLEX_TYPES(
+      out.scalar_type(),
+      ctx.fail(Error::NotSupported, "%s: dtype %s is not supported", op,
+               scalar_type_name(out.scalar_type())),
+      scatter_elements(index, dim_stride, static_cast<const CTYPE*>(src), src_view,
+                       out.mutable_data_ptr<CTYPE>(), base,
+                       multiply ? wrapping_mul<CTYPE> : wrapping_add<CTYPE>));
+}
+
+void scatter_reduce_out(KernelContext& ctx, const Tensor& self, int64_t dim, const Tensor& index,
+                        const Tensor& src, StringView reduce, Tensor& out) {
+  constexpr const char* kOp = "scatter.reduce_out";
+  bool multiply = false;
+  int64_t d = 0;
+  if (!scatter_reduction(ctx, kOp, reduce, &multiply) ||
+      !prepare_scatter(ctx, kOp, self, dim, index, &src, out, &d)) {
+    return;
+  }
+  scatter_reduce_impl(ctx, kOp, index, d, src.const_data_ptr(), at_index_coords(src, index, -1),
+                      multiply, out);
+}
+
+void scatter_value_reduce_out(KernelContext& ctx, const Tensor& self, int64_t dim,
+                              const Tensor& index, Scalar value, StringView reduce, Tensor& out) {
+  constexpr const char* kOp = "scatter.value_reduce_out";
+  bool multiply = false;
+  alignas(16) uint8_t element[16];
+  EMBER_KERNEL_CHECK(ctx, scalar_to_element(value, self.scalar_type(), element),
+                     "%s: the value does not fit dtype %s", kOp,
+                     scalar_type_name(self.scalar_type()));
+  int64_t d = 0;
+  if (!scatter_reduction(ctx, kOp, reduce, &multiply) ||
+      !prepare_scatter(ctx, kOp, self, dim, index, nullptr, out, &d)) {
+    return;
+  }
+  StridedView one = at_index_coords(out, index, -1);
+  for (int i = 0; i < one.dim; ++i) one.strides[i] = 0;
+  scatter_reduce_impl(ctx, kOp, index, d, element, one, multiply, out);
 }
 
 // Advanced indexing, self[indices]. Index tensors are integer (one per dim)
@@ -572,7 +639,7 @@ void index_put_out(KernelContext& ctx, const Tensor& self, OptionalTensorList in
     });
     return;
   }
-  EMBER_SWITCH_ALL_TYPES(
+  EMBER_SWITCH_ALL_AND_COMPLEX_TYPES(
       out.scalar_type(),
       ctx.fail(Error::NotSupported, "%s: dtype %s is not supported", kOp,
                scalar_type_name(out.scalar_type())),
@@ -760,17 +827,20 @@ void arange_start_out(KernelContext& ctx, Scalar start, Scalar end, Scalar step,
 }  // namespace
 
 EMBER_REGISTER_KERNEL("aten::embedding.out", embedding_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::index_select.out", index_select_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::gather.out", gather_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::scatter.src_out", scatter_src_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::scatter.value_out", scatter_value_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::scatter_add.out", scatter_add_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::index.Tensor_out", index_tensor_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::index_put.out", index_put_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::index_put_", index_put_inplace, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::select_scatter.out", select_scatter_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::slice_scatter.out", slice_scatter_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::masked_select.out", masked_select_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::index_select.out", index_select_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::gather.out", gather_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::scatter.src_out", scatter_src_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::scatter.value_out", scatter_value_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::scatter_add.out", scatter_add_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::scatter.reduce_out", scatter_reduce_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::scatter.value_reduce_out", scatter_value_reduce_out,
+                      kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::index.Tensor_out", index_tensor_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::index_put.out", index_put_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::index_put_", index_put_inplace, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::select_scatter.out", select_scatter_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::slice_scatter.out", slice_scatter_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::masked_select.out", masked_select_out, kAllAndComplexTypes);
 EMBER_REGISTER_KERNEL("aten::arange.out", arange_out, kAllTypes);
 EMBER_REGISTER_KERNEL("aten::arange.start_out", arange_start_out, kAllTypes);
 

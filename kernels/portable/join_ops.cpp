@@ -217,7 +217,7 @@ void constant_pad_nd_out(KernelContext& ctx, const Tensor& self, IntArrayRef pad
   EMBER_KERNEL_CHECK(ctx, out.scalar_type() == self.scalar_type(),
                      "%s: out dtype %s differs from input dtype %s", kOp,
                      scalar_type_name(out.scalar_type()), scalar_type_name(self.scalar_type()));
-  uint8_t fill[8];
+  alignas(16) uint8_t fill[16];
   EMBER_KERNEL_CHECK(ctx, scalar_to_element(value, self.scalar_type(), fill),
                      "%s: the value does not fit dtype %s", kOp,
                      scalar_type_name(self.scalar_type()));
@@ -348,7 +348,7 @@ void triangle(KernelContext& ctx, const char* op, const Tensor& self, Tensor& ou
   if (!shape::copy_view_to_output(ctx, op, self, view_of(self), out)) return;
   const int rank = out.dim();
   const int64_t rows = out.size(-2), cols = out.size(-1);
-  const uint64_t zero = 0;  // all-zero bytes are 0 in every dtype
+  alignas(16) const uint64_t zero[2] = {0, 0};  // all-zero bytes are 0 in every dtype
   for (int64_t i = 0; i < rows; ++i) {
     int64_t begin = 0, end = 0;
     zero_range(i, &begin, &end);
@@ -358,7 +358,7 @@ void triangle(KernelContext& ctx, const char* op, const Tensor& self, Tensor& ou
     StridedView v = view_of(out);
     shape::narrow(v, rank - 2, i, 1);
     shape::narrow(v, rank - 1, begin, end - begin);
-    shape::fill_view(out.mutable_data_ptr(), v, &zero, out.element_size());
+    shape::fill_view(out.mutable_data_ptr(), v, zero, out.element_size());
   }
 }
 
@@ -387,16 +387,16 @@ void triu_out(KernelContext& ctx, const Tensor& self, int64_t diagonal, Tensor& 
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::cat.out", cat_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::stack.out", stack_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::split_copy.Tensor_out", split_copy_tensor_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::split_with_sizes_copy.out", split_with_sizes_copy_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::unbind_copy.int_out", unbind_copy_int_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::repeat.out", repeat_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::constant_pad_nd.out", constant_pad_nd_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::flip.out", flip_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::roll.out", roll_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::tril.out", tril_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::triu.out", triu_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::cat.out", cat_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::stack.out", stack_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::split_copy.Tensor_out", split_copy_tensor_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::split_with_sizes_copy.out", split_with_sizes_copy_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::unbind_copy.int_out", unbind_copy_int_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::repeat.out", repeat_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::constant_pad_nd.out", constant_pad_nd_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::flip.out", flip_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::roll.out", roll_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::tril.out", tril_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::triu.out", triu_out, kAllAndComplexTypes);
 
 }  // namespace ember::kernels

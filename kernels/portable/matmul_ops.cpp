@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "kernels/portable/matmul_ops.h"
+#include "kernels/portable/util/elementwise_util.h"
 #include "kernels/portable/util/kernel_util.h"
 #include "kernels/portable/util/nn_util.h"
 #include "runtime/kernel/kernel_registry.h"
@@ -169,8 +170,9 @@ void product(KernelContext& ctx, const char* op, int rank, const Tensor& a, cons
              Tensor& out) {
   Problem pr;
   if (!check_operands(ctx, op, a, b, rank, out, &pr)) return;
-  EMBER_SWITCH_REAL_TYPES(a.scalar_type(), return fail_dtype(ctx, op, a.scalar_type()),
-                          run_plain<CTYPE>(pr, a, b, out));
+  switch_dtype<kRealTypes | kComplexTypes>(ctx, op, a.scalar_type(), [&](auto tag) {
+    run_plain<typename decltype(tag)::type>(pr, a, b, out);
+  });
 }
 
 void add_product(KernelContext& ctx, const char* op, int rank, const Tensor& self,
@@ -186,7 +188,8 @@ void add_product(KernelContext& ctx, const char* op, int rank, const Tensor& sel
   int64_t strides[3] = {0, 0, 0};
   // A 2-D problem is a batch of one; self then has no batch dim to broadcast.
   if (!broadcast_strides(ctx, op, self, sizes + (3 - rank), rank, strides + (3 - rank))) return;
-  EMBER_SWITCH_REAL_TYPES(a.scalar_type(), return fail_dtype(ctx, op, a.scalar_type()), {
+  switch_dtype<kRealTypes | kComplexTypes>(ctx, op, a.scalar_type(), [&](auto tag) {
+    using CTYPE = typename decltype(tag)::type;
     EMBER_KERNEL_CHECK(ctx,
                        scalar_fits_type<opmath_t<CTYPE>>(beta) &&
                            scalar_fits_type<opmath_t<CTYPE>>(alpha),
@@ -220,9 +223,9 @@ void baddbmm_out(KernelContext& ctx, const Tensor& self, const Tensor& batch1,
 
 }  // namespace portable
 
-EMBER_REGISTER_KERNEL("aten::mm.out", portable::mm_out, kRealTypes);
-EMBER_REGISTER_KERNEL("aten::bmm.out", portable::bmm_out, kRealTypes);
-EMBER_REGISTER_KERNEL("aten::addmm.out", portable::addmm_out, kRealTypes);
-EMBER_REGISTER_KERNEL("aten::baddbmm.out", portable::baddbmm_out, kRealTypes);
+EMBER_REGISTER_KERNEL("aten::mm.out", portable::mm_out, kRealTypes | kComplexTypes);
+EMBER_REGISTER_KERNEL("aten::bmm.out", portable::bmm_out, kRealTypes | kComplexTypes);
+EMBER_REGISTER_KERNEL("aten::addmm.out", portable::addmm_out, kRealTypes | kComplexTypes);
+EMBER_REGISTER_KERNEL("aten::baddbmm.out", portable::baddbmm_out, kRealTypes | kComplexTypes);
 
 }  // namespace ember::kernels

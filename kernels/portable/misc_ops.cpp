@@ -415,13 +415,24 @@ void native_dropout_out(KernelContext& ctx, const Tensor& input, double p,
 // empty_strided: only shapes `out`; Ember tensors take their strides from
 // the dim order, so `stride` is checked for length only.
 
-void empty_strided_out(KernelContext& ctx, IntArrayRef size, IntArrayRef stride, Tensor& out) {
-  const char* op = "empty_strided.out";
+void shape_strided(KernelContext& ctx, const char* op, IntArrayRef size, IntArrayRef stride,
+                   Tensor& out) {
   EMBER_KERNEL_CHECK(ctx, size.size() == stride.size(),
                      "%s: size and stride must have the same length (%zu vs %zu)", op,
                      size.size(), stride.size());
   for (int64_t s : size) EMBER_KERNEL_CHECK(ctx, s >= 0, "%s: sizes must be non-negative", op);
-  if (!resize_output(ctx, out, size, op)) return;
+  resize_output(ctx, out, size, op);
+}
+
+void empty_strided_out(KernelContext& ctx, IntArrayRef size, IntArrayRef stride, Tensor& out) {
+  shape_strided(ctx, "empty_strided.out", size, stride, out);
+}
+
+// new_empty_strided: self gives only the default dtype, which export has
+// already made out's.
+void new_empty_strided_out(KernelContext& ctx, const Tensor& self, IntArrayRef size,
+                           IntArrayRef stride, Tensor& out) {
+  shape_strided(ctx, "new_empty_strided.out", size, stride, out);
 }
 
 // ---------------------------------------------------------------------------
@@ -494,7 +505,7 @@ void masked_scatter_out(KernelContext& ctx, const Tensor& self, const Tensor& ma
   EMBER_KERNEL_CHECK(ctx, trues <= source.numel(),
                      "%s: mask has %lld true elements but source has only %lld", op,
                      static_cast<long long>(trues), static_cast<long long>(source.numel()));
-  EMBER_SWITCH_ALL_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
+  EMBER_SWITCH_ALL_AND_COMPLEX_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
     masked_scatter_impl<CTYPE>(self, mask, source, out));
 }
 
@@ -603,8 +614,10 @@ EMBER_REGISTER_KERNEL("aten::_cdist_forward.out", cdist_forward_out, kFloatTypes
 EMBER_REGISTER_KERNEL("aten::_pdist_forward.out", pdist_forward_out, kFloatTypes);
 EMBER_REGISTER_KERNEL("aten::col2im.out", col2im_out, kFloatTypes);
 EMBER_REGISTER_KERNEL("aten::native_dropout.out", native_dropout_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::empty_strided.out", empty_strided_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::masked_scatter.out", masked_scatter_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::empty_strided.out", empty_strided_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::new_empty_strided.out", new_empty_strided_out,
+                      kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::masked_scatter.out", masked_scatter_out, kAllAndComplexTypes);
 EMBER_REGISTER_KERNEL("aten::rand.out", rand_out, kAllTypes);
 EMBER_REGISTER_KERNEL("aten::randn.out", randn_out, kAllTypes);
 EMBER_REGISTER_KERNEL("aten::randperm.out", randperm_out, kAllTypes);

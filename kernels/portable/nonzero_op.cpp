@@ -56,7 +56,7 @@ int64_t count_nonzero(const Tensor& in) {
 void nonzero_out(KernelContext& ctx, const Tensor& self, Tensor& out) {
   const char* op = "nonzero.out";
   if (!check_out_dtype(ctx, op, ScalarType::Long, out) || !check_contiguous(ctx, op, out)) return;
-  switch_dtype<kAllTypes>(ctx, op, self.scalar_type(), [&](auto tag) {
+  switch_dtype<kAllAndComplexTypes>(ctx, op, self.scalar_type(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const int64_t sizes[2] = {count_nonzero<T>(self), self.dim()};
     if (!resize_output(ctx, out, Span<const int64_t>(sizes, 2), op)) return;
@@ -64,8 +64,33 @@ void nonzero_out(KernelContext& ctx, const Tensor& self, Tensor& out) {
   });
 }
 
+// nonzero_static: the first `size` coordinates, padded with fill_value rows
+// when there are fewer (a static shape: no bound needed).
+void nonzero_static_out(KernelContext& ctx, const Tensor& self, int64_t size, int64_t fill_value,
+                        Tensor& out) {
+  const char* op = "nonzero_static.out";
+  EMBER_KERNEL_CHECK(ctx, size >= 0, "%s: size must be non-negative", op);
+  if (!check_out_dtype(ctx, op, ScalarType::Long, out) || !check_contiguous(ctx, op, out)) return;
+  const int64_t sizes[2] = {size, self.dim()};
+  if (!resize_output(ctx, out, Span<const int64_t>(sizes, 2), op)) return;
+  switch_dtype<kAllAndComplexTypes>(ctx, op, self.scalar_type(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* src = self.const_data_ptr<T>();
+    int64_t* dst = out.mutable_data_ptr<int64_t>();
+    const int rank = self.dim();
+    int64_t row = 0;
+    for_each_coordinate(self, [&](int64_t offset, const int64_t* coords) {
+      if (row >= size || !convert<bool>(src[offset])) return;
+      for (int d = 0; d < rank; ++d) dst[row * rank + d] = coords[d];
+      ++row;
+    });
+    for (int64_t i = row * rank; i < size * rank; ++i) dst[i] = fill_value;
+  });
+}
+
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::nonzero.out", nonzero_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::nonzero.out", nonzero_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::nonzero_static.out", nonzero_static_out, kAllAndComplexTypes);
 
 }  // namespace ember::kernels

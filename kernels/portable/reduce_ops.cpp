@@ -72,6 +72,14 @@ void arith_reduce(KernelContext& ctx, const char* op, const Tensor& in,
   }
   const ReducePlan plan(in, mask);
   const ScalarType out_type = out.scalar_type();
+  if (is_complex_type(in.scalar_type()) || is_complex_type(out_type)) {
+    // Complex in, complex out (torch refuses a complex input with a real dtype=).
+    EMBER_SWITCH_COMPLEX_TYPES(in.scalar_type(), return fail_dtype(ctx, op, in.scalar_type()),
+      using IN = CTYPE;
+      EMBER_SWITCH_COMPLEX_TYPES(out_type, return fail_dtype(ctx, op, out_type),
+        arith_fold<kind, IN, CTYPE>(plan, in, out)));
+    return;
+  }
   if constexpr (kind == Fold::Mean) {
     // Without dtype=, PyTorch cannot infer a mean's type from an integer input.
     EMBER_KERNEL_CHECK(ctx, dtype.has_value() || is_floating_type(in.scalar_type()),
@@ -190,7 +198,7 @@ void logical_reduce(KernelContext& ctx, const char* op, const Tensor& in,
   if (!setup(ctx, op, in, dims, /*empty_means_all=*/false, keepdim, out, &mask)) return;
   const ReducePlan plan(in, mask);
   const ScalarType out_type = out.scalar_type();
-  EMBER_SWITCH_ALL_TYPES(in.scalar_type(), return fail_dtype(ctx, op, in.scalar_type()),
+  EMBER_SWITCH_ALL_AND_COMPLEX_TYPES(in.scalar_type(), return fail_dtype(ctx, op, in.scalar_type()),
     using IN = CTYPE;
     switch (out_type) {
       case ScalarType::Bool: logical_fold<IN, bool, kAny>(plan, in, out); break;
@@ -475,23 +483,23 @@ void logsumexp_out(KernelContext& ctx, const Tensor& self, IntArrayRef dim, bool
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::sum.IntList_out", sum_dim_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::sum.IntList_out", sum_dim_out, kAllTypes | kComplexTypes);
 EMBER_REGISTER_KERNEL("aten::max.unary_out", max_unary_out, kAllTypes);
 EMBER_REGISTER_KERNEL("aten::linalg_vector_norm.out", linalg_vector_norm_out, kFloatTypes);
 EMBER_REGISTER_KERNEL("aten::min.unary_out", min_unary_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::sum.out", sum_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::mean.out", mean_dim_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::mean.dtype_out", mean_dtype_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::prod.int_out", prod_int_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::prod.out", prod_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::sum.out", sum_out, kAllTypes | kComplexTypes);
+EMBER_REGISTER_KERNEL("aten::mean.out", mean_dim_out, kAllTypes | kComplexTypes);
+EMBER_REGISTER_KERNEL("aten::mean.dtype_out", mean_dtype_out, kAllTypes | kComplexTypes);
+EMBER_REGISTER_KERNEL("aten::prod.int_out", prod_int_out, kAllTypes | kComplexTypes);
+EMBER_REGISTER_KERNEL("aten::prod.out", prod_out, kAllTypes | kComplexTypes);
 EMBER_REGISTER_KERNEL("aten::amax.out", amax_out, kAllTypes);
 EMBER_REGISTER_KERNEL("aten::amin.out", amin_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::any.out", any_dim_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::any.dims_out", any_dims_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::any.all_out", any_all_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::all.out", all_dim_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::all.dims_out", all_dims_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::all.all_out", all_all_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::any.out", any_dim_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::any.dims_out", any_dims_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::any.all_out", any_all_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::all.out", all_dim_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::all.dims_out", all_dims_out, kAllAndComplexTypes);
+EMBER_REGISTER_KERNEL("aten::all.all_out", all_all_out, kAllAndComplexTypes);
 EMBER_REGISTER_KERNEL("aten::argmax.out", argmax_out, kRealTypes);
 EMBER_REGISTER_KERNEL("aten::argmin.out", argmin_out, kRealTypes);
 EMBER_REGISTER_KERNEL("aten::max.dim_max", max_dim_out, kAllTypes);

@@ -54,6 +54,13 @@ void scan_out(KernelContext& ctx, const char* op, const Tensor& self, int64_t di
   }
   const nn::DimSplit s = nn::split_at_dim(self, d);
   const ScalarType out_type = out.scalar_type();
+  if (is_complex_type(self.scalar_type()) || is_complex_type(out_type)) {
+    EMBER_SWITCH_COMPLEX_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
+      using IN = CTYPE;
+      EMBER_SWITCH_COMPLEX_TYPES(out_type, return fail_dtype(ctx, op, out_type),
+        scan_impl<Op, IN, CTYPE>(s, self, out)));
+    return;
+  }
   EMBER_SWITCH_ALL_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
     using IN = CTYPE;
     EMBER_SWITCH_ALL_TYPES(out_type, return fail_dtype(ctx, op, out_type),
@@ -72,7 +79,7 @@ void cumprod_out(KernelContext& ctx, const Tensor& self, int64_t dim,
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::cumsum.out", cumsum_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::cumprod.out", cumprod_out, kAllTypes);
+EMBER_REGISTER_KERNEL("aten::cumsum.out", cumsum_out, kAllTypes | kComplexTypes);
+EMBER_REGISTER_KERNEL("aten::cumprod.out", cumprod_out, kAllTypes | kComplexTypes);
 
 }  // namespace ember::kernels

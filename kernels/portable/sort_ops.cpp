@@ -1,7 +1,9 @@
 // Ordering along dims: sort (values + indices) and topk.
-// Sorting works in place on the output buffers (heap sort, no scratch): ties
-// are broken by the original index, which makes the order the stable one that
-// PyTorch's CPU sort produces; NaN sorts above every number.
+// A stable sort works in place on the output buffers (heap sort, no scratch):
+// ties are broken by the original index, which makes the order the stable one
+// that PyTorch's CPU sort produces; NaN sorts above every number. An unstable
+// sort reproduces torch's std::sort, whose order of tied values differs.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <optional>
@@ -131,8 +133,44 @@ void sort_impl(const Tensor& self, const nn::DimSplit& sp, bool descending, Tens
   }
 }
 
+// The unstable sort is torch's: std::sort of the positions with its
+// comparator (NaN last ascending, first descending, ties unordered), which
+// leaves tied values in the order std::sort does; the same std::sort here
+// gives the same order. Scratch: one slice of positions.
+template <typename T>
+void unstable_sort_impl(const Tensor& self, const nn::DimSplit& sp, bool descending,
+                        Tensor& values, Tensor& indices, int64_t* order) {
+  using A = opmath_t<T>;
+  const T* in = self.const_data_ptr<T>();
+  T* v = values.mutable_data_ptr<T>();
+  int64_t* ix = indices.mutable_data_ptr<int64_t>();
+  for (int64_t o = 0; o < sp.outer; ++o) {
+    for (int64_t i = 0; i < sp.inner; ++i) {
+      const int64_t base = o * sp.size * sp.inner + i;
+      const T* x = in + base;
+      const int64_t st = sp.inner;
+      for (int64_t j = 0; j < sp.size; ++j) order[j] = j;
+      if (descending) {
+        std::sort(order, order + sp.size, [&](int64_t a, int64_t b) {
+          const T xa = x[a * st], xb = x[b * st];
+          return (is_nan(xa) && !is_nan(xb)) || static_cast<A>(xa) > static_cast<A>(xb);
+        });
+      } else {
+        std::sort(order, order + sp.size, [&](int64_t a, int64_t b) {
+          const T xa = x[a * st], xb = x[b * st];
+          return (!is_nan(xa) && is_nan(xb)) || static_cast<A>(xa) < static_cast<A>(xb);
+        });
+      }
+      for (int64_t j = 0; j < sp.size; ++j) {
+        v[base + j * st] = x[order[j] * st];
+        ix[base + j * st] = order[j];
+      }
+    }
+  }
+}
+
 void sort_common(KernelContext& ctx, const char* op, const Tensor& self, int64_t dim,
-                 bool descending, Tensor& values, Tensor& indices) {
+                 bool descending, bool stable, Tensor& values, Tensor& indices) {
   nn::DimSplit sp;
   int64_t d = 0;
   if (!split_dim(ctx, op, self, dim, &sp, &d) ||
@@ -141,20 +179,39 @@ void sort_common(KernelContext& ctx, const char* op, const Tensor& self, int64_t
       !resize_output(ctx, indices, self.sizes(), op)) {
     return;
   }
+  if (!stable) {
+    int64_t* order = allocate_temp_array<int64_t>(ctx, op, static_cast<size_t>(sp.size));
+    if (order == nullptr) return;
+    EMBER_SWITCH_ALL_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
+      unstable_sort_impl<CTYPE>(self, sp, descending, values, indices, order));
+    return;
+  }
   EMBER_SWITCH_ALL_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
     sort_impl<CTYPE>(self, sp, descending, values, indices));
 }
 
 void sort_values(KernelContext& ctx, const Tensor& self, int64_t dim, bool descending,
                  Tensor& values, Tensor& indices) {
-  sort_common(ctx, "sort.values", self, dim, descending, values, indices);
+  sort_common(ctx, "sort.values", self, dim, descending, /*stable=*/false, values, indices);
 }
 
-// The order is always the stable one, so `stable` changes nothing.
 void sort_values_stable(KernelContext& ctx, const Tensor& self, std::optional<bool> stable,
                         int64_t dim, bool descending, Tensor& values, Tensor& indices) {
-  (void)stable;
-  sort_common(ctx, "sort.values_stable", self, dim, descending, values, indices);
+  sort_common(ctx, "sort.values_stable", self, dim, descending, stable.value_or(false), values,
+              indices);
+}
+
+// One slice of positions, at the sorted dim's planned size.
+size_t sort_temp_bytes(const Tensor& self, int64_t dim) {
+  int64_t d = 0;
+  if (self.dim() == 0 || !normalize_dim(dim, self.dim(), &d)) return 64;
+  return static_cast<size_t>(self.size(d)) * sizeof(int64_t) + 64;
+}
+size_t sort_values_temp(Span<EValue* const> args) {
+  return sort_temp_bytes(args[0]->to_tensor(), args[1]->to_int());
+}
+size_t sort_stable_temp(Span<EValue* const> args) {
+  return sort_temp_bytes(args[0]->to_tensor(), args[2]->to_int());
 }
 
 // ---------------------------------------------------------------------------
@@ -222,8 +279,10 @@ void topk_values(KernelContext& ctx, const Tensor& self, int64_t k, int64_t dim,
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::sort.values", sort_values, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::sort.values_stable", sort_values_stable, kAllTypes);
+EMBER_REGISTER_KERNEL_WITH_TEMP("aten::sort.values", sort_values, kAllTypes, kAllTypes,
+                                sort_values_temp);
+EMBER_REGISTER_KERNEL_WITH_TEMP("aten::sort.values_stable", sort_values_stable, kAllTypes,
+                                kAllTypes, sort_stable_temp);
 EMBER_REGISTER_KERNEL("aten::topk.values", topk_values, kRealTypes);
 
 }  // namespace ember::kernels

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <optional>
 
+#include "kernels/portable/util/grid_util.h"
 #include "kernels/portable/util/kernel_util.h"
 #include "kernels/portable/util/nn_util.h"
 #include "runtime/kernel/kernel_registry.h"
@@ -12,6 +13,7 @@ namespace ember::kernels {
 namespace {
 
 using DoubleList = Span<const double>;
+using grid::source_coord;
 
 // The input seen as `planes` images of h x w, resampled to oh x ow.
 struct Resample {
@@ -214,38 +216,29 @@ void upsample_bilinear2d_vec_out(KernelContext& ctx, const Tensor& input,
 // [-1, 1]; interpolation 0 = bilinear, 1 = nearest; padding 0 = zeros,
 // 1 = border, 2 = reflection.
 
-template <typename A>
-A unnormalize(A coord, int64_t size, bool align_corners) {
-  return align_corners ? (coord + 1) / 2 * static_cast<A>(size - 1)
-                       : ((coord + 1) * static_cast<A>(size) - 1) / 2;
-}
-
-template <typename A>
-A clip(A v, int64_t size) {
-  const A hi = static_cast<A>(size - 1);
-  // NaN maps to 0 rather than propagating into an index.
-  return !(v > 0) ? A(0) : (v > hi ? hi : v);
-}
-
-template <typename A>
-A reflect(A v, int64_t twice_low, int64_t twice_high) {
-  if (twice_low == twice_high) return A(0);
-  const A lo = static_cast<A>(twice_low) / 2;
-  const A span = static_cast<A>(twice_high - twice_low) / 2;
-  v = std::fabs(v - lo);
-  const A extra = std::fmod(v, span);
-  const int64_t flips = static_cast<int64_t>(std::floor(v / span));
-  return flips % 2 == 0 ? extra + lo : span - extra + lo;
-}
-
-template <typename A>
-A source_coord(A coord, int64_t size, int64_t padding, bool align_corners) {
-  A v = unnormalize(coord, size, align_corners);
-  if (padding == 1) {
-    v = clip(v, size);
-  } else if (padding == 2) {
-    v = align_corners ? reflect(v, 0, 2 * (size - 1)) : reflect(v, -1, 2 * size - 1);
-    v = clip(v, size);
+// Bicubic: the grid point unnormalized but not padded (the padding applies
+// to each of the 4 x 4 taps around it), cubic weights along x then y.
+template <typename T, typename A = acc_t<T>>
+A bicubic_tap_sum(const T* plane, int64_t h, int64_t w, const T* gp, int64_t padding,
+                  bool align_corners) {
+  const A ix = grid::unnormalize(static_cast<A>(gp[0]), w, align_corners);
+  const A iy = grid::unnormalize(static_cast<A>(gp[1]), h, align_corners);
+  if (!(std::fabs(ix) < A(1e15)) || !(std::fabs(iy) < A(1e15))) return A(0);
+  const A x0 = std::floor(ix), y0 = std::floor(iy);
+  A wx[4], wy[4];
+  grid::cubic_weights(ix - x0, wx);
+  grid::cubic_weights(iy - y0, wy);
+  auto tap = [&](A x, A y) -> A {
+    x = grid::padded_coord(x, w, padding, align_corners);
+    y = grid::padded_coord(y, h, padding, align_corners);
+    const int64_t xi = static_cast<int64_t>(x), yi = static_cast<int64_t>(y);
+    return (xi >= 0 && xi < w && yi >= 0 && yi < h) ? static_cast<A>(plane[yi * w + xi]) : A(0);
+  };
+  A v = 0;
+  for (int i = 0; i < 4; ++i) {
+    A row = 0;
+    for (int j = 0; j < 4; ++j) row += wx[j] * tap(x0 - 1 + j, y0 - 1 + i);
+    v += wy[i] * row;
   }
   return v;
 }
@@ -276,6 +269,8 @@ void grid_sample(const Tensor& input, const Tensor& grid, int64_t mode, int64_t 
           if (bad) {
             // NaN or huge coordinates (zeros padding only): nothing in bounds.
             v = 0;
+          } else if (mode == 2) {
+            v = bicubic_tap_sum(plane, h, w, gp, padding, align_corners);
           } else if (mode == 1) {
             const int64_t nx = static_cast<int64_t>(std::nearbyint(ix));
             const int64_t ny = static_cast<int64_t>(std::nearbyint(iy));
@@ -312,12 +307,9 @@ void grid_sampler_2d_out(KernelContext& ctx, const Tensor& input, const Tensor& 
   EMBER_KERNEL_CHECK(ctx, padding_mode >= 0 && padding_mode <= 2,
                      "%s: padding_mode %lld is not 0 (zeros), 1 (border) or 2 (reflection)", op,
                      static_cast<long long>(padding_mode));
-  if (interpolation_mode == 2) {
-    ctx.fail(Error::NotSupported, "%s: bicubic interpolation is not supported", op);
-    return;
-  }
-  EMBER_KERNEL_CHECK(ctx, interpolation_mode == 0 || interpolation_mode == 1,
-                     "%s: interpolation_mode %lld is not 0 (bilinear) or 1 (nearest)", op,
+  EMBER_KERNEL_CHECK(ctx, interpolation_mode >= 0 && interpolation_mode <= 2,
+                     "%s: interpolation_mode %lld is not 0 (bilinear), 1 (nearest) or 2 (bicubic)",
+                     op,
                      static_cast<long long>(interpolation_mode));
   if (!nn::check_same_dtype(ctx, op, input, "input", grid, "grid") ||
       !nn::check_same_dtype(ctx, op, input, "input", out, "out") ||

@@ -303,22 +303,22 @@ void unfold_copy_out(KernelContext& ctx, const Tensor& self, int64_t dimension, 
 
 }  // namespace
 
-EMBER_REGISTER_STRIDED_KERNEL("aten::view_copy.out", view_copy_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::permute_copy.out", permute_copy_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::expand_copy.out", expand_copy_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::slice_copy.Tensor_out", slice_copy_tensor_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::select_copy.int_out", select_copy_int_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::unsqueeze_copy.out", unsqueeze_copy_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::squeeze_copy.dims_out", squeeze_copy_dims_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::squeeze_copy.dim_out", squeeze_copy_dim_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::squeeze_copy.out", squeeze_copy_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::t_copy.out", t_copy_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::transpose_copy.int_out", transpose_copy_int_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::alias_copy.out", alias_copy_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::detach_copy.out", detach_copy_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::lift_fresh_copy.out", lift_fresh_copy_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::diagonal_copy.out", diagonal_copy_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::as_strided_copy.out", as_strided_copy_out, kAllTypes);
-EMBER_REGISTER_STRIDED_KERNEL("aten::unfold_copy.out", unfold_copy_out, kAllTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::view_copy.out", view_copy_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::permute_copy.out", permute_copy_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::expand_copy.out", expand_copy_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::slice_copy.Tensor_out", slice_copy_tensor_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::select_copy.int_out", select_copy_int_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::unsqueeze_copy.out", unsqueeze_copy_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::squeeze_copy.dims_out", squeeze_copy_dims_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::squeeze_copy.dim_out", squeeze_copy_dim_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::squeeze_copy.out", squeeze_copy_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::t_copy.out", t_copy_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::transpose_copy.int_out", transpose_copy_int_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::alias_copy.out", alias_copy_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::detach_copy.out", detach_copy_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::lift_fresh_copy.out", lift_fresh_copy_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::diagonal_copy.out", diagonal_copy_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::as_strided_copy.out", as_strided_copy_out, kAllAndComplexTypes);
+EMBER_REGISTER_STRIDED_KERNEL("aten::unfold_copy.out", unfold_copy_out, kAllAndComplexTypes);
 
 }  // namespace ember::kernels

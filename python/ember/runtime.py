@@ -18,10 +18,12 @@ from ember import _C
 _NUMPY_CODES = {
     np.dtype(np.uint8): 0, np.dtype(np.int8): 1, np.dtype(np.int16): 2, np.dtype(np.int32): 3,
     np.dtype(np.int64): 4, np.dtype(np.float16): 5, np.dtype(np.float32): 6,
-    np.dtype(np.float64): 7, np.dtype(np.bool_): 11,
+    np.dtype(np.float64): 7, np.dtype(np.complex64): 9, np.dtype(np.complex128): 10,
+    np.dtype(np.bool_): 11,
 }
 _CODE_NAMES = {0: "uint8", 1: "int8", 2: "int16", 3: "int32", 4: "int64", 5: "float16",
-               6: "float32", 7: "float64", 11: "bool", 15: "bfloat16"}
+               6: "float32", 7: "float64", 9: "complex64", 10: "complex128", 11: "bool",
+               15: "bfloat16"}
 _BFLOAT16 = 15
 _FLOAT16 = 5
 
@@ -185,7 +187,7 @@ def _to_array(x: Any, index: int) -> tuple[np.ndarray, int]:
     if _is_torch_tensor(x):
         import torch
 
-        x = x.detach().cpu().contiguous()
+        x = x.detach().cpu().resolve_conj().resolve_neg().contiguous()
         if x.dtype == torch.bfloat16:
             return x.view(torch.int16).numpy(), _BFLOAT16
         x = x.numpy()

@@ -3,7 +3,7 @@
 namespace ember {
 
 bool is_valid_scalar_type(int value) {
-  return (value >= 0 && value <= 7) || (value >= 11 && value <= 17) ||
+  return (value >= 0 && value <= 17) ||
          (value >= 22 && value <= 29);
 }
 
@@ -31,11 +31,15 @@ size_t element_size(ScalarType type) {
     case ScalarType::Float:
     case ScalarType::QInt32:
     case ScalarType::UInt32:
+    case ScalarType::ComplexHalf:
       return 4;
     case ScalarType::Long:
     case ScalarType::Double:
     case ScalarType::UInt64:
+    case ScalarType::ComplexFloat:
       return 8;
+    case ScalarType::ComplexDouble:
+      return 16;
   }
   return 0;
 }
@@ -50,6 +54,9 @@ const char* scalar_type_name(ScalarType type) {
     case ScalarType::Half: return "Half";
     case ScalarType::Float: return "Float";
     case ScalarType::Double: return "Double";
+    case ScalarType::ComplexHalf: return "ComplexHalf";
+    case ScalarType::ComplexFloat: return "ComplexFloat";
+    case ScalarType::ComplexDouble: return "ComplexDouble";
     case ScalarType::Bool: return "Bool";
     case ScalarType::QInt8: return "QInt8";
     case ScalarType::QUInt8: return "QUInt8";
@@ -72,6 +79,28 @@ const char* scalar_type_name(ScalarType type) {
 bool is_floating_type(ScalarType type) {
   return type == ScalarType::Float || type == ScalarType::Double ||
          type == ScalarType::Half || type == ScalarType::BFloat16;
+}
+
+bool is_complex_type(ScalarType type) {
+  return type == ScalarType::ComplexHalf || type == ScalarType::ComplexFloat ||
+         type == ScalarType::ComplexDouble;
+}
+
+ScalarType to_real_type(ScalarType type) {
+  switch (type) {
+    case ScalarType::ComplexHalf: return ScalarType::Half;
+    case ScalarType::ComplexFloat: return ScalarType::Float;
+    case ScalarType::ComplexDouble: return ScalarType::Double;
+    default: return type;
+  }
+}
+
+ScalarType to_complex_type(ScalarType type) {
+  switch (type) {
+    case ScalarType::Half: return ScalarType::ComplexHalf;
+    case ScalarType::Double: return ScalarType::ComplexDouble;
+    default: return is_complex_type(type) ? type : ScalarType::ComplexFloat;
+  }
 }
 
 bool is_integral_type(ScalarType type, bool include_bool) {
@@ -130,6 +159,14 @@ bool promote_types(ScalarType a, ScalarType b, ScalarType* out) {
       /* b1 */ {u1, i1, i2, i4, i8, f2, f4, f8, b1, bf},
       /* bf */ {bf, bf, bf, bf, bf, f4, f4, f8, bf, bf},
   };
+  if (is_complex_type(a) || is_complex_type(b)) {
+    // c10: the complex type whose parts are the promoted parts, so
+    // ComplexFloat with Double is ComplexDouble and with Half ComplexFloat.
+    ScalarType parts;
+    if (!promote_types(to_real_type(a), to_real_type(b), &parts)) return false;
+    *out = to_complex_type(parts == ScalarType::BFloat16 ? ScalarType::Float : parts);
+    return true;
+  }
   const int ia = promotion_index(a);
   const int ib = promotion_index(b);
   if (ia < 0 || ib < 0) {
@@ -140,7 +177,10 @@ bool promote_types(ScalarType a, ScalarType b, ScalarType* out) {
 }
 
 bool can_cast(ScalarType from, ScalarType to) {
-  // torch.can_cast: no float -> integral, no non-bool -> bool.
+  // torch.can_cast: no complex -> real, no float -> integral, no non-bool -> bool.
+  if (is_complex_type(from) && !is_complex_type(to)) {
+    return false;
+  }
   if (is_floating_type(from) && is_integral_type(to, /*include_bool=*/true)) {
     return false;
   }

@@ -2,6 +2,7 @@
 // and as in PyTorch's c10::ScalarType.
 #pragma once
 
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 
@@ -18,6 +19,9 @@ enum class ScalarType : int8_t {
   Half = 5,
   Float = 6,
   Double = 7,
+  ComplexHalf = 8,
+  ComplexFloat = 9,
+  ComplexDouble = 10,
   Bool = 11,
   QInt8 = 12,
   QUInt8 = 13,
@@ -43,6 +47,13 @@ size_t element_size(ScalarType type);
 const char* scalar_type_name(ScalarType type);
 
 bool is_floating_type(ScalarType type);  // Half, BFloat16, Float, Double
+bool is_complex_type(ScalarType type);   // ComplexHalf, ComplexFloat, ComplexDouble
+// The type of a complex type's real and imaginary parts (Float for
+// ComplexFloat); `type` itself for the others.
+ScalarType to_real_type(ScalarType type);
+// The complex type whose parts are `type` (ComplexFloat for Float and for the
+// integer types, as torch.complex promotes them); `type` for a complex type.
+ScalarType to_complex_type(ScalarType type);
 bool is_integral_type(ScalarType type, bool include_bool);
 // The type of a + b under PyTorch's promotion rules (both tensors of the same
 // category). Returns false when there is none (e.g. quantized types).
@@ -68,6 +79,8 @@ EMBER_CPP_TO_SCALAR(float, Float)
 EMBER_CPP_TO_SCALAR(double, Double)
 EMBER_CPP_TO_SCALAR(bool, Bool)
 EMBER_CPP_TO_SCALAR(BFloat16, BFloat16)
+EMBER_CPP_TO_SCALAR(std::complex<float>, ComplexFloat)
+EMBER_CPP_TO_SCALAR(std::complex<double>, ComplexDouble)
 #undef EMBER_CPP_TO_SCALAR
 
 }  // namespace ember
@@ -114,6 +127,16 @@ EMBER_CPP_TO_SCALAR(BFloat16, BFloat16)
     default:                                               \
       on_unsupported;                                      \
   }
+#define EMBER_COMPLEX_CASES_(...)                                     \
+  EMBER_CASE_(ComplexFloat, std::complex<float>, __VA_ARGS__)         \
+  EMBER_CASE_(ComplexDouble, std::complex<double>, __VA_ARGS__)
+// ComplexFloat, ComplexDouble (ComplexHalf has no kernels).
+#define EMBER_SWITCH_COMPLEX_TYPES(type, on_unsupported, ...) \
+  switch (type) {                                             \
+    EMBER_COMPLEX_CASES_(__VA_ARGS__)                         \
+    default:                                                  \
+      on_unsupported;                                         \
+  }
 // Integers, floats and Bool.
 #define EMBER_SWITCH_ALL_TYPES(type, on_unsupported, ...) \
   switch (type) {                                         \
@@ -122,4 +145,14 @@ EMBER_CPP_TO_SCALAR(BFloat16, BFloat16)
     EMBER_CASE_(Bool, bool, __VA_ARGS__)                  \
     default:                                              \
       on_unsupported;                                     \
+  }
+// Integers, floats, Bool and the complex types.
+#define EMBER_SWITCH_ALL_AND_COMPLEX_TYPES(type, on_unsupported, ...) \
+  switch (type) {                                                   \
+    EMBER_INT_CASES_(__VA_ARGS__)                                   \
+    EMBER_FLOAT_CASES_(__VA_ARGS__)                                 \
+    EMBER_CASE_(Bool, bool, __VA_ARGS__)                            \
+    EMBER_COMPLEX_CASES_(__VA_ARGS__)                               \
+    default:                                                        \
+      on_unsupported;                                               \
   }

@@ -680,6 +680,10 @@ Error Method::init_instructions() {
         EMBER_CHECK_OR_RETURN(check_kernel_dtypes(*instr.kernel, instr.args, why, sizeof(why)),
                               Error::OperatorMissing, "instruction %zu: %s", pc, why);
         EMBER_TRY(check_outs_writable(instr, pc));
+        if (instr.kernel->temp_bytes != nullptr) {
+          const size_t temp_bytes = instr.kernel->temp_bytes(instr.args);
+          if (temp_bytes > required_temp_bytes_) required_temp_bytes_ = temp_bytes;
+        }
         const Error shimmed = make_layout_shims(
             *instr.kernel, instr.args, alloc,
             [this](const EValue* v) { return is_constant_tensor(static_cast<size_t>(v - values_)); },
@@ -998,8 +1002,8 @@ Error Method::run_instructions() {
   }
   MemoryAllocator* temp = memory_manager_->temp_allocator;
   if (required_temp_bytes_ > 0 && (temp == nullptr || temp->capacity() < required_temp_bytes_)) {
-    set_error("the method's delegates need %zu bytes of temp memory; the memory manager gives "
-              "%zu", required_temp_bytes_, temp != nullptr ? temp->capacity() : size_t{0});
+    set_error("the method's kernels and delegates need %zu bytes of temp memory; the memory "
+              "manager gives %zu", required_temp_bytes_, temp != nullptr ? temp->capacity() : size_t{0});
     return Error::InvalidState;
   }
   KernelContext context(temp, config_.thread_pool, &random_state_);

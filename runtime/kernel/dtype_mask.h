@@ -33,6 +33,12 @@ constexpr DtypeMask kFloatTypes = dtype_bit(ScalarType::Float) | dtype_bit(Scala
 constexpr DtypeMask kIntAndBoolTypes = kIntTypes | kBoolTypes;
 constexpr DtypeMask kRealTypes = kIntTypes | kFloatTypes;
 constexpr DtypeMask kAllTypes = kRealTypes | kBoolTypes;
+// ComplexFloat and ComplexDouble: kernels that handle them say so explicitly
+// (ComplexHalf has none).
+constexpr DtypeMask kComplexTypes =
+    dtype_bit(ScalarType::ComplexFloat) | dtype_bit(ScalarType::ComplexDouble);
+constexpr DtypeMask kAllAndComplexTypes = kAllTypes | kComplexTypes;
+constexpr DtypeMask kFloatAndComplexTypes = kFloatTypes | kComplexTypes;
 
 // Writes the set's dtype names ("Float, Double, ...") into buf; returns buf.
 const char* format_dtype_mask(DtypeMask mask, char* buf, size_t size);

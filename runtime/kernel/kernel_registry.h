@@ -21,6 +21,10 @@ namespace ember {
 using BoxedKernelFn = void (*)(KernelContext& ctx, Span<EValue*> args);
 // Load-time check of a call's arguments; writes why into `why` on failure.
 using KernelArgCheckFn = bool (*)(Span<EValue* const> args, char* why, size_t why_size);
+// Load-time: the scratch bytes one call needs (KernelContext::allocate_temp)
+// for these arguments at their planned (largest) sizes. The method asks for
+// the most any of its calls needs, so a kernel never runs short at run time.
+using KernelTempBytesFn = size_t (*)(Span<EValue* const> args);
 
 // Which implementation of an operator wins when several libraries register
 // one: a higher rank replaces a lower one whatever the static-init order.
@@ -52,7 +56,15 @@ struct KernelEntry {
   // tensors in other dim orders (channels-last), copying in and out.
   bool strided = false;
   KernelRank rank = KernelRank::Portable;
+  KernelTempBytesFn temp_bytes = nullptr;
 };
+
+// The dtypes a kernel's tensors may have unless it says otherwise: every real
+// type and Bool, and the complex types too when self may be complex (a kernel
+// for complex self takes complex operands and outs).
+constexpr DtypeMask default_tensor_dtypes(DtypeMask self_dtypes) {
+  return kAllTypes | ((self_dtypes & kComplexTypes) != 0 ? kComplexTypes : DtypeMask{0});
+}
 
 // Load-time check that a call's self dtype, and every tensor's dtype, are ones
 // the kernel declares; writes why, naming the op and the dtype, into `why` on
@@ -78,15 +90,37 @@ using TensorList = Span<Tensor* const>;
 struct OptionalTensorList {
   Span<Tensor* const> items;
 };
-// A Scalar argument (Python number): int, double or bool.
+// A Scalar argument (Python number): int, double or bool; or a complex
+// number, which the .pte has no scalar type for and carries as a
+// one-element ComplexFloat/ComplexDouble tensor (read as its real part by
+// to_double and to_int).
 struct Scalar {
   const EValue* value;
   bool is_integral() const { return value->is_int() || value->is_bool(); }
   bool is_floating() const { return value->is_double(); }
   bool is_bool() const { return value->is_bool(); }
-  double to_double() const { return value->scalar_to_double(); }
-  int64_t to_int() const { return value->scalar_to_int(); }
+  bool is_complex() const { return value->is_tensor(); }
+  double to_double() const { return is_complex() ? complex_part(0) : value->scalar_to_double(); }
+  int64_t to_int() const {
+    return is_complex() ? static_cast<int64_t>(complex_part(0)) : value->scalar_to_int();
+  }
+  // Part 0 (real) or 1 (imaginary) of a complex Scalar.
+  double complex_part(int part) const {
+    const Tensor& t = value->to_tensor();
+    return t.scalar_type() == ScalarType::ComplexFloat
+               ? static_cast<double>(t.const_data_ptr<float>()[part])
+               : t.const_data_ptr<double>()[part];
+  }
 };
+
+// Whether `v` can be a Scalar argument: a number, or a complex number's tensor.
+inline bool is_scalar_argument(const EValue& v) {
+  if (v.is_scalar()) return true;
+  if (!v.is_tensor()) return false;
+  const Tensor& t = v.to_tensor();
+  return t.numel() == 1 && (t.scalar_type() == ScalarType::ComplexFloat ||
+                            t.scalar_type() == ScalarType::ComplexDouble);
+}
 using StringView = Span<const char>;
 
 namespace detail {
@@ -107,7 +141,7 @@ EMBER_UNBOX_(Tensor&, "Tensor", v.is_tensor(), v.to_tensor())
 EMBER_UNBOX_(int64_t, "int", v.is_int() || v.is_bool(), v.scalar_to_int())
 EMBER_UNBOX_(double, "float", v.is_double() || v.is_int(), v.scalar_to_double())
 EMBER_UNBOX_(bool, "bool", v.is_bool(), v.to_bool())
-EMBER_UNBOX_(Scalar, "Scalar", v.is_scalar(), Scalar{&v})
+EMBER_UNBOX_(Scalar, "Scalar", is_scalar_argument(v), Scalar{&v})
 EMBER_UNBOX_(IntArrayRef, "int[]", v.is_int_list(), v.to_int_list())
 EMBER_UNBOX_(Span<const double>, "float[]", v.is_double_list(), v.to_double_list())
 EMBER_UNBOX_(Span<const bool>, "bool[]", v.is_bool_list(), v.to_bool_list())
@@ -211,11 +245,12 @@ struct KernelWrapper<void (*)(KernelContext&, Args...), fn> {
 template <typename F, F fn>
 constexpr KernelEntry make_kernel_entry(const char* name, DtypeMask self_dtypes, bool strided,
                                         DtypeMask tensor_dtypes = kAllTypes,
-                                        KernelRank rank = KernelRank::Portable) {
+                                        KernelRank rank = KernelRank::Portable,
+                                        KernelTempBytesFn temp_bytes = nullptr) {
   using Wrapper = detail::KernelWrapper<F, fn>;
   return KernelEntry{name, &Wrapper::call, &Wrapper::check_args, self_dtypes,
                      Wrapper::kSelfIndex, tensor_dtypes, Wrapper::kNumArgs, Wrapper::kOutArgs,
-                     strided, rank};
+                     strided, rank, temp_bytes};
 }
 
 }  // namespace ember
@@ -225,14 +260,28 @@ constexpr KernelEntry make_kernel_entry(const char* name, DtypeMask self_dtypes,
 // whole-archive so that these initializers are kept.
 #define EMBER_REGISTER_KERNEL(name, fn, self_dtypes)                              \
   static const ::ember::Error EMBER_CONCAT_(ember_kernel_reg_, __LINE__) =        \
-      ::ember::register_kernel(                                                   \
-          ::ember::make_kernel_entry<decltype(&fn), &fn>(name, (self_dtypes), false))
+      ::ember::register_kernel(::ember::make_kernel_entry<decltype(&fn), &fn>(    \
+          name, (self_dtypes), false, ::ember::default_tensor_dtypes(self_dtypes)))
 
 // The same for a kernel that works through strides, so any dim order will do.
 #define EMBER_REGISTER_STRIDED_KERNEL(name, fn, self_dtypes)                      \
   static const ::ember::Error EMBER_CONCAT_(ember_kernel_reg_, __LINE__) =        \
-      ::ember::register_kernel(                                                   \
-          ::ember::make_kernel_entry<decltype(&fn), &fn>(name, (self_dtypes), true))
+      ::ember::register_kernel(::ember::make_kernel_entry<decltype(&fn), &fn>(    \
+          name, (self_dtypes), true, ::ember::default_tensor_dtypes(self_dtypes)))
+
+// A kernel whose tensors other than self may have the dtypes in
+// `tensor_dtypes` (a real self with a complex out: view_as_complex, _fft_r2c).
+#define EMBER_REGISTER_KERNEL_DTYPES(name, fn, self_dtypes, tensor_dtypes)        \
+  static const ::ember::Error EMBER_CONCAT_(ember_kernel_reg_, __LINE__) =        \
+      ::ember::register_kernel(::ember::make_kernel_entry<decltype(&fn), &fn>(    \
+          name, (self_dtypes), false, (tensor_dtypes)))
+
+// A kernel that needs scratch memory: `temp_bytes(args)` says how much, at load.
+#define EMBER_REGISTER_KERNEL_WITH_TEMP(name, fn, self_dtypes, tensor_dtypes, temp_bytes) \
+  static const ::ember::Error EMBER_CONCAT_(ember_kernel_reg_, __LINE__) =                \
+      ::ember::register_kernel(::ember::make_kernel_entry<decltype(&fn), &fn>(            \
+          name, (self_dtypes), false, (tensor_dtypes), ::ember::KernelRank::Portable,     \
+          (temp_bytes)))
 
 // Registers an optimized kernel: it outranks the portable kernel of the same
 // name, so it is the one found whatever order the libraries initialize in. It
@@ -242,4 +291,5 @@ constexpr KernelEntry make_kernel_entry(const char* name, DtypeMask self_dtypes,
 #define EMBER_REGISTER_OPTIMIZED_KERNEL(name, fn, self_dtypes)                    \
   static const ::ember::Error EMBER_CONCAT_(ember_kernel_reg_, __LINE__) =        \
       ::ember::register_kernel(::ember::make_kernel_entry<decltype(&fn), &fn>(    \
-          name, (self_dtypes), false, ::ember::kAllTypes, ::ember::KernelRank::Optimized))
+          name, (self_dtypes), false, ::ember::default_tensor_dtypes(self_dtypes), \
+          ::ember::KernelRank::Optimized))

@@ -41,22 +41,27 @@ import torch.nn.functional as F
 
 f32, f64, f16, bf16 = torch.float32, torch.float64, torch.float16, torch.bfloat16
 i8, i16, i32, i64, u8, b8 = torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.bool
+c64, c128 = torch.complex64, torch.complex128
 
 ALL = (f32, f64, f16, bf16, i8, i16, i32, i64, u8, b8)
 FLOATS = (f32, f64, f16, bf16)
 INTS = (i8, i16, i32, i64, u8)
 NUMERIC = FLOATS + INTS
+COMPLEX = (c64, c128)  # opted into by the specs of ops that take them (not in ALL)
 
 TOLERANCE = {  # dtype -> (rtol, atol)
     f32: (1e-5, 1e-5),
     f64: (1e-7, 1e-7),
     f16: (1e-3, 1e-3),
     bf16: (1e-2, 1e-2),
+    c64: (1e-5, 1e-5),
+    c128: (1e-7, 1e-7),
 }
 
 DTYPE_NAMES = {
     f32: "float32", f64: "float64", f16: "float16", bf16: "bfloat16", i8: "int8",
-    i16: "int16", i32: "int32", i64: "int64", u8: "uint8", b8: "bool",
+    i16: "int16", i32: "int32", i64: "int64", u8: "uint8", b8: "bool", c64: "complex64",
+    c128: "complex128",
 }
 DTYPES_BY_NAME = {v: k for k, v in DTYPE_NAMES.items()}
 
@@ -74,8 +79,12 @@ def is_float(dtype: torch.dtype) -> bool:
 # ----------------------------------------------------------------- input makers
 
 def make(shape, dtype, g, domain="any", special=False):
-    """A random tensor. domain: any | positive | unit (-1, 1) | ge1 | nonzero | small."""
+    """A random tensor. domain: any | positive | unit (-1, 1) | ge1 | nonzero | small |
+    prob (0, 1) | shift (0 .. 7, integers)."""
     shape = tuple(shape)
+    if dtype.is_complex:
+        part = f32 if dtype == c64 else f64
+        return torch.complex(make(shape, part, g, domain, special), make(shape, part, g, domain))
     if dtype == b8:
         return torch.randint(0, 2, shape, generator=g).bool()
     if is_float(dtype):
@@ -88,6 +97,8 @@ def make(shape, dtype, g, domain="any", special=False):
         elif domain == "nonzero":
             t = torch.rand(shape, generator=g, dtype=f64) * 3 + 0.5
             t = t * (torch.randint(0, 2, shape, generator=g) * 2 - 1)
+        elif domain == "prob":
+            t = torch.rand(shape, generator=g, dtype=f64) * 0.98 + 0.01
         else:
             t = torch.randn(shape, generator=g, dtype=f64) * 2
         t = t.to(dtype)
@@ -100,6 +111,8 @@ def make(shape, dtype, g, domain="any", special=False):
         lo = 1
     if domain == "small":
         lo, hi = -3, 4
+    if domain in ("shift", "prob"):
+        lo, hi = 0, 8
     if dtype == u8:
         lo = max(lo, 0)
     t = torch.randint(lo, hi, shape, generator=g, dtype=torch.int64)
@@ -531,6 +544,338 @@ spec("addmm_frac", lambda a, b, c: torch.addmm(a, b, c, beta=0.3001, alpha=1.796
      {"rand": lambda d, g: (make((3, 4), d, g, "small"), make((3, 5), d, g, "small"),
                             make((5, 4), d, g, "small"))},
      _mm_dtypes, tol_scale=4)
+
+# ------------------------------------------------- non-core ops (issue 10)
+#
+# Ops that torch.export leaves in a program because they have no core ATen
+# decomposition; docs/ops.md lists them in its second table.
+
+# Special functions: float-valued, any real input dtype (integers give Float).
+for _name, _fn, _dom in [
+    ("exp2", torch.exp2, "any"), ("erfc", torch.erfc, "any"), ("lgamma", torch.lgamma, "any"),
+    ("digamma", torch.digamma, "any"), ("polygamma_1", lambda x: torch.polygamma(1, x), "positive"),
+    ("polygamma_3", lambda x: torch.polygamma(3, x), "positive"),
+    ("i0", torch.i0, "any"), ("sinc", torch.sinc, "any"),
+    ("special_i0e", torch.special.i0e, "any"), ("special_i1", torch.special.i1, "any"),
+    ("special_i1e", torch.special.i1e, "any"), ("special_ndtr", torch.special.ndtr, "any"),
+    ("special_ndtri", torch.special.ndtri, "prob"),
+    ("special_log_ndtr", torch.special.log_ndtr, "any"),
+    ("special_erfcx", torch.special.erfcx, "any"), ("special_entr", torch.special.entr, "any"),
+    ("special_bessel_j0", torch.special.bessel_j0, "any"),
+    ("special_bessel_j1", torch.special.bessel_j1, "any"),
+    ("special_bessel_y0", torch.special.bessel_y0, "positive"),
+    ("special_bessel_y1", torch.special.bessel_y1, "positive"),
+    ("special_modified_bessel_i0", torch.special.modified_bessel_i0, "any"),
+    ("special_modified_bessel_i1", torch.special.modified_bessel_i1, "any"),
+    ("special_modified_bessel_k0", torch.special.modified_bessel_k0, "positive"),
+    ("special_modified_bessel_k1", torch.special.modified_bessel_k1, "positive"),
+    ("special_scaled_modified_bessel_k0", torch.special.scaled_modified_bessel_k0, "positive"),
+    ("special_scaled_modified_bessel_k1", torch.special.scaled_modified_bessel_k1, "positive"),
+    ("special_spherical_bessel_j0", torch.special.spherical_bessel_j0, "any"),
+    ("special_airy_ai", torch.special.airy_ai, "any"),
+    ("angle", torch.angle, "any"),
+]:
+    spec(_name, _fn, unary_cases(_dom), tol_scale=4)
+
+for _name, _fn, _da, _db, _dtypes in [
+    ("igamma", torch.igamma, "positive", "positive", ALL),
+    ("igammac", torch.igammac, "positive", "positive", ALL),
+    ("nextafter", torch.nextafter, "any", "any", ALL),
+    ("fmax", torch.fmax, "any", "any", ALL), ("fmin", torch.fmin, "any", "any", ALL),
+    ("gcd", torch.gcd, "any", "any", INTS), ("lcm", torch.lcm, "small", "small", INTS),
+    ("bitwise_left_shift", torch.bitwise_left_shift, "any", "shift", INTS),
+    ("bitwise_right_shift", torch.bitwise_right_shift, "any", "shift", INTS),
+    ("ldexp", torch.ldexp, "any", "shift", ALL), ("xlogy", torch.xlogy, "any", "positive", ALL),
+    ("special_xlog1py", torch.special.xlog1py, "any", "positive", ALL),
+    ("special_zeta", torch.special.zeta, "ge1", "positive", ALL),
+]:
+    spec(_name, _fn, binary_cases(_da, _db), _dtypes, tol_scale=4)
+
+for _name, _fn in [
+    ("chebyshev_t", torch.special.chebyshev_polynomial_t),
+    ("chebyshev_u", torch.special.chebyshev_polynomial_u),
+    ("chebyshev_v", torch.special.chebyshev_polynomial_v),
+    ("chebyshev_w", torch.special.chebyshev_polynomial_w),
+    ("shifted_chebyshev_t", torch.special.shifted_chebyshev_polynomial_t),
+    ("shifted_chebyshev_u", torch.special.shifted_chebyshev_polynomial_u),
+    ("shifted_chebyshev_v", torch.special.shifted_chebyshev_polynomial_v),
+    ("shifted_chebyshev_w", torch.special.shifted_chebyshev_polynomial_w),
+    ("hermite_h", torch.special.hermite_polynomial_h),
+    ("hermite_he", torch.special.hermite_polynomial_he),
+    ("laguerre_l", torch.special.laguerre_polynomial_l),
+    ("legendre_p", torch.special.legendre_polynomial_p),
+]:
+    spec(_name, _fn, {"rand": lambda d, g: (make((3, 4), d, g, "unit"),
+                                            torch.randint(0, 12, (3, 4), generator=g).to(d))},
+         (f32, f64), tol_scale=8)
+
+spec("frexp", lambda x: tuple(torch.frexp(x)), unary_cases(), FLOATS)
+
+# Products.
+spec("addmv", lambda a, m, v: torch.addmv(a, m, v, beta=0.5, alpha=2),
+     {"rand": lambda d, g: (make((3,), d, g, "small"), make((3, 5), d, g, "small"),
+                            make((5,), d, g, "small"))}, NUMERIC, tol_scale=4)
+spec("addbmm", lambda a, b, c: torch.addbmm(a, b, c),
+     {"rand": lambda d, g: (make((3, 4), d, g, "small"), make((2, 3, 5), d, g, "small"),
+                            make((2, 5, 4), d, g, "small"))}, NUMERIC, tol_scale=4)
+spec("bilinear", lambda a, b, w, bias: F.bilinear(a, b, w, bias),
+     {"rand": lambda d, g: (make((2, 4), d, g), make((2, 5), d, g), make((3, 4, 5), d, g),
+                            make((3,), d, g))}, FLOATS, tol_scale=8, aten=("_trilinear.default",))
+spec("dist", lambda a, b: torch.dist(a, b), binary_cases(), FLOATS, tol_scale=4)
+spec("dist_p3", lambda a, b: torch.dist(a, b, 3), binary_cases(), FLOATS, tol_scale=4)
+
+# Order statistics, scans, searching and counting.
+for _name, _fn in [
+    ("median_all", torch.median), ("nanmedian_all", torch.nanmedian),
+    ("median_dim", lambda x: tuple(torch.median(x, 1))),
+    ("nanmedian_dim", lambda x: tuple(torch.nanmedian(x, -1))),
+    ("mode", lambda x: tuple(torch.mode(x, 1))),
+    ("kthvalue", lambda x: tuple(torch.kthvalue(x, 2, -1))),
+    ("cummax", lambda x: tuple(torch.cummax(x, 1))), ("cummin", lambda x: tuple(torch.cummin(x, -1))),
+    ("logcumsumexp", lambda x: torch.logcumsumexp(x, 1)),
+]:
+    spec(_name, _fn, {"rand": lambda d, g: (make((3, 6, 5), d, g, "small"),),
+                      "special": lambda d, g: (make((3, 6, 5), d, g, special=True),)
+                      if is_float(d) else None}, ALL, tol_scale=2)
+
+spec("searchsorted", lambda s, v: torch.searchsorted(s, v),
+     {"rand": lambda d, g: (make((10,), d, g).sort().values, make((3, 4), d, g)),
+      "batched": lambda d, g: (make((3, 6), d, g).sort().values, make((3, 4), d, g))}, NUMERIC)
+spec("searchsorted_right", lambda s, v: torch.searchsorted(s, v, right=True, out_int32=True),
+     {"rand": lambda d, g: (make((10,), d, g, "small").sort().values, make((3, 4), d, g, "small"))},
+     NUMERIC)
+spec("bucketize", lambda v, b: torch.bucketize(v, b),
+     {"rand": lambda d, g: (make((3, 4), d, g), make((8,), d, g).sort().values)}, NUMERIC)
+spec("histc", lambda x: torch.histc(x, bins=7, min=-2, max=3), unary_cases(), FLOATS)
+spec("histc_auto_range", lambda x: torch.histc(x, bins=5), reduce_cases(), FLOATS)
+spec("histogram", lambda x: tuple(torch.histogram(x, bins=6)), {"rand": lambda d, g: (make((20,), d, g),)},
+     (f32, f64))
+spec("histogram_edges_weight_density",
+     lambda x, e, w: tuple(torch.histogram(x, e, weight=w, density=True)),
+     {"rand": lambda d, g: (make((20,), d, g), torch.tensor([-2.0, -0.5, 0.0, 1.0, 3.0], dtype=d),
+                            make((20,), d, g, "positive"))}, (f32, f64), tol_scale=4)
+
+# Indexing and memory.
+for _reduce in ("prod", "mean", "amax", "amin"):
+    spec(f"index_reduce_{_reduce}", lambda x, s, r=_reduce: x.index_reduce(1, torch.tensor([0, 2, 0]), s, r),
+         {"rand": lambda d, g: (make((3, 4), d, g, "small"), make((3, 3), d, g, "small"))}, NUMERIC)
+spec("index_reduce_exclude_self",
+     lambda x, s: x.index_reduce(0, torch.tensor([1, 1, 3]), s, "amax", include_self=False),
+     {"rand": lambda d, g: (make((4, 2), d, g), make((3, 2), d, g))}, NUMERIC)
+spec("scatter_reduce_add", lambda x, s: torch.scatter(x, 1, torch.tensor([[0, 1], [2, 2], [1, 0]]), s,
+                                                       reduce="add"),
+     {"rand": lambda d, g: (make((3, 4), d, g), make((3, 2), d, g))}, NUMERIC)
+spec("scatter_reduce_multiply",
+     lambda x: torch.scatter(x, 0, torch.tensor([[0, 1, 2, 0]]), 2, reduce="multiply"),
+     {"rand": lambda d, g: (make((3, 4), d, g, "small"),)}, NUMERIC)
+spec("put", lambda x, s: x.put(torch.tensor([0, -1, 5]), s),
+     {"rand": lambda d, g: (make((3, 4), d, g), make((3,), d, g))})
+spec("put_accumulate", lambda x, s: x.put(torch.tensor([0, 5, 5]), s, accumulate=True),
+     {"rand": lambda d, g: (make((3, 4), d, g), make((3,), d, g))}, NUMERIC)
+spec("as_strided_scatter", lambda x, s: torch.as_strided_scatter(x, s, (2, 2), (4, 1), 1),
+     {"rand": lambda d, g: (make((3, 4), d, g), make((2, 2), d, g))})
+spec("diagonal_scatter", lambda x, s: torch.diagonal_scatter(x, s, 1),
+     {"rand": lambda d, g: (make((3, 4), d, g), make((3,), d, g))})
+spec("narrow_copy", lambda x: torch.narrow_copy(x, 1, 1, 2), shape_cases())
+spec("empty_permuted", lambda x: torch.empty_permuted((2, 3, 4), (2, 0, 1), dtype=x.dtype).fill_(1) + x,
+     shape_cases())
+
+# Pooling and sampling.
+_random3 = lambda d, g, n: torch.rand((2, 3, n), generator=g, dtype=f64).to(d)
+spec("adaptive_max_pool2d", lambda x: tuple(F.adaptive_max_pool2d(x, (4, 3), return_indices=True)),
+     {"rand": lambda d, g: (_img(d, g),)}, FLOATS)
+spec("adaptive_max_pool3d", lambda x: tuple(F.adaptive_max_pool3d(x, (3, 2, 4), return_indices=True)),
+     {"rand": lambda d, g: (make((2, 3, 5, 4, 6), d, g),)}, FLOATS)
+spec("fractional_max_pool2d",
+     lambda x, u: tuple(F.fractional_max_pool2d(x, 2, output_size=(4, 3), return_indices=True,
+                                                _random_samples=u)),
+     {"rand": lambda d, g: (make((2, 3, 7, 6), d, g), _random3(d, g, 2))}, FLOATS)
+spec("fractional_max_pool3d",
+     lambda x, u: tuple(F.fractional_max_pool3d(x, 2, output_size=(3, 2, 3), return_indices=True,
+                                                _random_samples=u)),
+     {"rand": lambda d, g: (make((2, 3, 5, 4, 6), d, g), _random3(d, g, 3))}, FLOATS)
+spec("grid_sample_3d", lambda x, grid: F.grid_sample(x, grid, align_corners=False),
+     {"rand": lambda d, g: (make((2, 3, 4, 5, 6), d, g), make((2, 3, 2, 4, 3), d, g, "unit"))},
+     (f32, f64), 4, aten=("grid_sampler_3d.default",))
+spec("grid_sample_3d_nearest_border",
+     lambda x, grid: F.grid_sample(x, grid, mode="nearest", padding_mode="border", align_corners=True),
+     {"rand": lambda d, g: (make((1, 2, 4, 5, 6), d, g), make((1, 2, 3, 4, 3), d, g) * 0.7)},
+     (f32, f64), 4, aten=("grid_sampler_3d.default",))
+spec("grid_sample_bicubic", lambda x, grid: F.grid_sample(x, grid, mode="bicubic", align_corners=False),
+     {"rand": lambda d, g: (_img(d, g), make((2, 4, 3, 2), d, g, "unit"))}, (f32, f64), 8,
+     aten=("grid_sampler_2d.default",))
+spec("grid_sample_bicubic_reflect",
+     lambda x, grid: F.grid_sample(x, grid, mode="bicubic", padding_mode="reflection", align_corners=True),
+     {"rand": lambda d, g: (_img(d, g), make((2, 4, 3, 2), d, g) * 0.8)}, (f32, f64), 8,
+     aten=("grid_sampler_2d.default",))
+spec("upsample_bilinear2d_aa_down",
+     lambda x: F.interpolate(x, size=(3, 2), mode="bilinear", antialias=True),
+     {"rand": lambda d, g: (make((2, 3, 9, 7), d, g),)}, FLOATS, 4,
+     aten=("_upsample_bilinear2d_aa.default",))
+spec("upsample_bilinear2d_aa_mixed",
+     lambda x: F.interpolate(x, size=(12, 4), mode="bilinear", antialias=True, align_corners=True),
+     {"rand": lambda d, g: (make((1, 2, 5, 9), d, g),)}, FLOATS, 4,
+     aten=("_upsample_bilinear2d_aa.default",))
+
+
+# Linear algebra (float and complex), on well-conditioned matrices.
+def _square(d, g, n=4, batch=()):
+    return (make((*batch, n, n), d, g) + 4 * torch.eye(n, dtype=d)).to(d)
+
+
+def _spd(d, g, n=4, batch=()):
+    a = make((*batch, n, n), d, g)
+    return (a @ a.mH + n * torch.eye(n, dtype=d)).to(d)
+
+
+_LA = (f32, f64, c64, c128)
+_la_cases = lambda fn: {"rand": lambda d, g: fn(d, g, ()), "batched": lambda d, g: fn(d, g, (2, 3))}
+spec("cholesky", lambda a: torch.linalg.cholesky(a), _la_cases(lambda d, g, b: (_spd(d, g, batch=b),)), _LA, 16)
+spec("cholesky_upper", lambda a: torch.linalg.cholesky(a, upper=True),
+     _la_cases(lambda d, g, b: (_spd(d, g, batch=b),)), _LA, 16)
+spec("cholesky_solve", lambda b, a: torch.cholesky_solve(b, torch.linalg.cholesky(a)),
+     _la_cases(lambda d, g, bt: (make((*bt, 4, 3), d, g), _spd(d, g, batch=bt))), _LA, 64)
+spec("cholesky_inverse", lambda a: torch.cholesky_inverse(torch.linalg.cholesky(a)),
+     _la_cases(lambda d, g, b: (_spd(d, g, batch=b),)), _LA, 64)
+spec("qr", lambda a: tuple(torch.linalg.qr(a)),
+     {"rand": lambda d, g: (make((5, 3), d, g),), "wide": lambda d, g: (make((2, 3, 5), d, g),)},
+     _LA, 16)
+spec("qr_complete", lambda a: tuple(torch.linalg.qr(a, mode="complete")),
+     {"rand": lambda d, g: (make((5, 3), d, g),)}, _LA, 16)
+spec("geqrf", lambda a: tuple(torch.geqrf(a)), {"rand": lambda d, g: (make((5, 3), d, g),)}, _LA, 16)
+spec("householder_product", lambda a: torch.linalg.householder_product(*torch.geqrf(a)),
+     {"rand": lambda d, g: (make((5, 3), d, g),)}, _LA, 16)
+def _svd_unsigned(a):
+    """Singular vectors are unique up to sign: compare their magnitudes."""
+    u, s, vh = torch.linalg.svd(a, full_matrices=False)
+    return s, u.abs(), vh.abs()
+
+
+def _eigh_unsigned(a):
+    w, v = torch.linalg.eigh(a)
+    return w, v.abs()
+
+
+spec("svd", _svd_unsigned,
+     {"rand": lambda d, g: (make((5, 3), d, g),), "wide": lambda d, g: (make((2, 3, 6), d, g),)},
+     _LA, 64, aten=("_linalg_svd.default",))
+spec("svdvals", torch.linalg.svdvals, {"rand": lambda d, g: (make((4, 6), d, g),)}, _LA, 16)
+spec("eigh", _eigh_unsigned,
+     _la_cases(lambda d, g, b: (_spd(d, g, batch=b),)), _LA, 64, aten=("_linalg_eigh.default",))
+spec("eigvalsh_upper", lambda a: torch.linalg.eigvalsh(a, UPLO="U"),
+     {"rand": lambda d, g: (make((5, 5), d, g),)}, _LA, 16)
+spec("lu_factor", lambda a: tuple(torch.linalg.lu_factor(a)),
+     _la_cases(lambda d, g, b: (make((*b, 4, 4), d, g),)), _LA, 16)
+spec("lu_factor_rect", lambda a: tuple(torch.linalg.lu_factor(a)),
+     {"rand": lambda d, g: (make((5, 3), d, g),), "wide": lambda d, g: (make((3, 5), d, g),)}, _LA, 16)
+spec("lu_solve", lambda a, b: torch.linalg.lu_solve(*torch.linalg.lu_factor(a), b),
+     _la_cases(lambda d, g, bt: (_square(d, g, batch=bt), make((*bt, 4, 2), d, g))), _LA, 64)
+spec("lu_solve_adjoint_right",
+     lambda a, b: torch.linalg.lu_solve(*torch.linalg.lu_factor(a), b, left=False, adjoint=True),
+     {"rand": lambda d, g: (_square(d, g), make((2, 4), d, g))}, _LA, 64)
+spec("lu_unpack", lambda a: tuple(torch.lu_unpack(*torch.linalg.lu_factor(a))),
+     {"rand": lambda d, g: (make((4, 4), d, g),), "wide": lambda d, g: (make((3, 5), d, g),)}, _LA, 16)
+spec("linalg_lu", lambda a: tuple(torch.linalg.lu(a)), {"rand": lambda d, g: (make((5, 3), d, g),)},
+     _LA, 16)
+spec("triangular_solve", lambda b, a: tuple(torch.triangular_solve(b, a, upper=False)),
+     {"rand": lambda d, g: (make((4, 2), d, g), _square(d, g).tril())}, _LA, 64)
+spec("solve_triangular", lambda a, b: torch.linalg.solve_triangular(a, b, upper=True, left=False),
+     {"rand": lambda d, g: (_square(d, g).triu(), make((3, 4), d, g))}, _LA, 64)
+spec("det", torch.linalg.det, _la_cases(lambda d, g, b: (_square(d, g, batch=b),)), _LA, 64)
+spec("slogdet", lambda a: tuple(torch.linalg.slogdet(a)),
+     _la_cases(lambda d, g, b: (make((*b, 4, 4), d, g),)), _LA, 64)
+spec("inv", torch.linalg.inv, _la_cases(lambda d, g, b: (_square(d, g, batch=b),)), _LA, 64)
+spec("solve", torch.linalg.solve,
+     _la_cases(lambda d, g, bt: (_square(d, g, batch=bt), make((*bt, 4, 2), d, g))), _LA, 64)
+spec("solve_vector", torch.linalg.solve, {"rand": lambda d, g: (_square(d, g), make((4,), d, g))}, _LA, 64)
+spec("pinv", torch.linalg.pinv, {"rand": lambda d, g: (make((5, 3), d, g),),
+                                 "wide": lambda d, g: (make((2, 3, 4), d, g),)}, _LA, 64)
+spec("pinv_hermitian", lambda a: torch.linalg.pinv(a, hermitian=True),
+     {"rand": lambda d, g: (_spd(d, g),)}, _LA, 64)
+spec("matrix_exp", torch.linalg.matrix_exp,
+     _la_cases(lambda d, g, b: (make((*b, 4, 4), d, g) * 0.7,)), _LA, 64)
+
+# Complex numbers and the FFT.
+_CPLX = COMPLEX
+spec("view_as_real", torch.view_as_real, shape_cases(), _CPLX)
+spec("view_as_complex", lambda x: torch.view_as_complex(x.reshape(3, 4, 2)), shape_cases(), (f32, f64))
+spec("complex", torch.complex, binary_cases(), (f32, f64))
+spec("polar", torch.polar, binary_cases("positive", "any"), (f32, f64))
+for _name, _fn, _dom in [
+    ("abs_complex", torch.abs, "any"), ("angle_complex", torch.angle, "any"),
+    ("neg_complex", torch.neg, "any"), ("exp_complex", torch.exp, "any"),
+    ("log_complex", torch.log, "nonzero"), ("sqrt_complex", torch.sqrt, "any"),
+    ("sin_complex", torch.sin, "unit"), ("cos_complex", torch.cos, "unit"),
+    ("tanh_complex", torch.tanh, "unit"), ("sigmoid_complex", torch.sigmoid, "unit"),
+    ("reciprocal_complex", torch.reciprocal, "nonzero"), ("sgn_complex", torch.sgn, "nonzero"),
+    ("conj_physical", torch.conj_physical, "any"), ("real_part", lambda x: x.real * 1, "any"),
+    ("imag_part", lambda x: x.imag * 1, "any"), ("square_complex", torch.square, "any"),
+]:
+    spec(_name, _fn, {"rand": lambda d, g, dom=_dom: (make((3, 4, 5), d, g, dom),),
+                      "0d": lambda d, g, dom=_dom: (make((), d, g, dom),)}, _CPLX, tol_scale=4)
+for _name, _fn in [
+    ("add_complex", torch.add), ("sub_complex", torch.sub), ("mul_complex", torch.mul),
+    ("div_complex", torch.div), ("eq_complex", torch.eq),
+    ("mul_real_complex", lambda a, b: a.real * b),
+]:
+    spec(_name, _fn, {"rand": lambda d, g: (make((3, 4), d, g), make((3, 4), d, g, "nonzero")),
+                      "bcast": lambda d, g: (make((2, 1, 5), d, g), make((4, 1), d, g, "nonzero"))},
+         _CPLX, tol_scale=4)
+spec("matmul_complex", torch.matmul, {"rand": lambda d, g: (make((2, 3, 5), d, g), make((5, 4), d, g))},
+     _CPLX, tol_scale=8)
+spec("sum_complex", lambda x: torch.sum(x, dim=1), reduce_cases(), _CPLX, tol_scale=4)
+spec("mean_complex", lambda x: torch.mean(x), reduce_cases(), _CPLX, tol_scale=4)
+spec("cumsum_complex", lambda x: torch.cumsum(x, dim=-1), reduce_cases(), _CPLX, tol_scale=4)
+spec("cat_complex", lambda x: torch.cat([x, x.conj_physical()], dim=1), shape_cases(), _CPLX)
+spec("permute_complex", lambda x: x.permute(2, 0, 1).contiguous(), shape_cases(), _CPLX)
+
+_sig = lambda n: {"rand": lambda d, g: (make((2, n), d, g),),
+                  "prime": lambda d, g: (make((2, 67), d, g),)}
+spec("fft_rfft", lambda x: torch.fft.rfft(x), _sig(48), (f32, f64), 16, aten=("_fft_r2c.default",))
+spec("fft_rfft_ortho", lambda x: torch.fft.rfft(x, norm="ortho"), _sig(30), (f32, f64), 16,
+     aten=("_fft_r2c.default",))
+spec("fft_fft_real", lambda x: torch.fft.fft(x), _sig(45), (f32, f64), 16, aten=("_fft_r2c.default",))
+spec("fft_fft", lambda x: torch.fft.fft(x), _sig(60), _CPLX, 16, aten=("_fft_c2c.default",))
+spec("fft_ifft", lambda x: torch.fft.ifft(x, norm="forward"), _sig(36), _CPLX, 16,
+     aten=("_fft_c2c.default",))
+spec("fft_irfft", lambda x: torch.fft.irfft(x, n=2 * x.shape[-1] - 1), _sig(25), _CPLX, 16,
+     aten=("_fft_c2r.default",))
+spec("fft_fft2", lambda x: torch.fft.fft2(x), {"rand": lambda d, g: (make((2, 6, 10), d, g),)}, _CPLX, 16,
+     aten=("_fft_c2c.default",))
+spec("fft_rfftn", lambda x: torch.fft.rfftn(x), {"rand": lambda d, g: (make((4, 6, 8), d, g),)},
+     (f32, f64), 16, aten=("_fft_r2c.default",))
+spec("fft_irfftn", lambda x: torch.fft.irfftn(x, s=(4, 6)), {"rand": lambda d, g: (make((2, 4, 4), d, g),)},
+     _CPLX, 16, aten=("_fft_c2r.default",))
+spec("fft_hfft", lambda x: torch.fft.hfft(x), _sig(9), _CPLX, 16, aten=("_fft_c2r.default",))
+spec("stft", lambda x, w: torch.stft(x, 32, hop_length=8, window=w, return_complex=True),
+     {"rand": lambda d, g: (make((2, 200), d, g), torch.hann_window(32, dtype=d))}, (f32, f64), 32,
+     aten=("_fft_r2c.default",))
+spec("istft", lambda x, w: torch.istft(torch.stft(x, 32, hop_length=8, window=w, return_complex=True),
+                                       32, hop_length=8, window=w, length=200),
+     {"rand": lambda d, g: (make((2, 200), d, g), torch.hann_window(32, dtype=d))}, (f32, f64), 32,
+     aten=("_fft_c2r.default",))
+
+# Data-dependent output sizes, bounded by the op itself.
+spec("unique", lambda x: tuple(torch.unique(x, return_inverse=True, return_counts=True)),
+     {"rand": lambda d, g: (make((3, 5), d, g, "small"),),
+      "special": lambda d, g: (make((3, 5), d, g, special=True),) if is_float(d) else None},
+     aten=("_unique2.default",))
+spec("unique_dim", lambda x: tuple(torch.unique(x, dim=0, return_inverse=True, return_counts=True)),
+     {"rand": lambda d, g: (make((6, 2), d, g, "small")[torch.tensor([0, 1, 0, 2, 1, 5])],)},
+     aten=("unique_dim.default",))
+spec("unique_consecutive", lambda x: tuple(torch.unique_consecutive(x, return_inverse=True,
+                                                                    return_counts=True)),
+     {"rand": lambda d, g: (make((12,), d, g, "small").sort().values,)},
+     aten=("unique_consecutive.default",))
+spec("unique_consecutive_dim", lambda x: tuple(torch.unique_consecutive(x, dim=1, return_counts=True)),
+     {"rand": lambda d, g: (make((2, 6), d, g, "small")[:, torch.tensor([0, 0, 1, 1, 1, 4])],)},
+     aten=("unique_consecutive.default",))
+spec("bincount", lambda x: torch.bincount(x), {"rand": lambda d, g: (make((20,), d, g, "shift"),)},
+     (u8, i8, i16), aten=("bincount.default",))
+spec("bincount_weights", lambda x, w: torch.bincount(x, w, minlength=10),
+     {"rand": lambda d, g: (make((20,), d, g, "shift"), make((20,), f32, g))}, (u8, i8, i16),
+     aten=("bincount.default",))
+spec("masked_select_bound", lambda x: torch.masked_select(x, x > 0), unary_cases(), NUMERIC)
 
 SPECS_BY_NAME = {s.name: s for s in SPECS}
 

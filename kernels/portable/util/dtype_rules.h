@@ -16,6 +16,7 @@
 // size, vectorized body vs scalar tail), the rule follows the path that large
 // tensors take and the comment says so.
 
+#include <complex>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -40,6 +41,14 @@ constexpr bool is_float_v = std::is_floating_point_v<T> || is_reduced_float_v<T>
 template <typename T>
 constexpr ScalarType dtype_of_v = CppTypeToScalarType<T>::value;
 
+// std::complex<float> (ComplexFloat) and std::complex<double> (ComplexDouble).
+template <typename T>
+struct is_complex : std::false_type {};
+template <typename V>
+struct is_complex<std::complex<V>> : std::true_type {};
+template <typename T>
+constexpr bool is_complex_v = is_complex<T>::value;
+
 // The type one element is computed in (at::opmath_type): the 16-bit floats
 // compute in float and round once when stored; every other type computes in
 // itself (so integer arithmetic wraps at the dtype's width, as in PyTorch).
@@ -53,7 +62,7 @@ using opmath_t = std::conditional_t<is_reduced_float_v<T>, float, T>;
 // does not wrap before the final narrowing (sum of int8 [100, 100] with
 // dtype=int8 is -56).
 template <typename T>
-using acc_t = std::conditional_t<is_float_v<T>, opmath_t<T>, int64_t>;
+using acc_t = std::conditional_t<is_float_v<T> || is_complex_v<T>, opmath_t<T>, int64_t>;
 
 // ---------------------------------------------------------------------------
 // NaN
@@ -117,10 +126,24 @@ To float_to_integer(From v) {
 //    (65520.0 -> half is inf, 65519.0 is 65504), NaN stays NaN, subnormals
 //    are kept and round to nearest even (2^-25 -> half is 0, 3 * 2^-25 is 2^-23);
 //  - Half/BFloat16 -> anything goes through float (exact).
+//  - complex -> real keeps the real part (torch warns and drops the
+//    imaginary part), complex -> Bool is "either part != 0", real -> complex
+//    has a zero imaginary part, and complex -> complex casts each part.
 template <typename To, typename From>
 To convert(From v) {
   if constexpr (std::is_same_v<To, From>) {
     return v;
+  } else if constexpr (is_complex_v<To> && is_complex_v<From>) {
+    using V = typename To::value_type;
+    return To(static_cast<V>(v.real()), static_cast<V>(v.imag()));
+  } else if constexpr (is_complex_v<From>) {
+    if constexpr (std::is_same_v<To, bool>) {
+      return v.real() != 0 || v.imag() != 0;
+    } else {
+      return convert<To>(v.real());
+    }
+  } else if constexpr (is_complex_v<To>) {
+    return To(convert<typename To::value_type>(v), typename To::value_type(0));
   } else if constexpr (is_reduced_float_v<From>) {
     return convert<To>(static_cast<float>(v));
   } else if constexpr (std::is_same_v<To, bool>) {
@@ -228,8 +251,12 @@ T wrapping_neg(T a) {
 // raises); the kernels check for every size.
 template <typename T>
 bool scalar_fits_type(const Scalar& s) {
-  if constexpr (std::is_same_v<T, bool>) {
+  if constexpr (is_complex_v<T>) {
+    return s.is_complex() || scalar_fits_type<typename T::value_type>(s);
+  } else if constexpr (std::is_same_v<T, bool>) {
     return true;
+  } else if (s.is_complex()) {
+    return false;  // c10: a complex number does not convert to a real type
   } else if constexpr (is_float_v<T>) {
     const double v = s.to_double();
     if (v != v || v == std::numeric_limits<double>::infinity() ||
@@ -259,7 +286,7 @@ bool scalar_fits_type(const Scalar& s) {
 // scalar_fits_type for a dtype known at run time; false for a dtype the
 // kernels do not compute with.
 inline bool scalar_fits(const Scalar& s, ScalarType type) {
-  EMBER_SWITCH_ALL_TYPES(type, return false, return scalar_fits_type<CTYPE>(s))
+  EMBER_SWITCH_ALL_AND_COMPLEX_TYPES(type, return false, return scalar_fits_type<CTYPE>(s))
   return false;
 }
 
@@ -268,6 +295,9 @@ inline bool scalar_fits(const Scalar& s, ScalarType type) {
 // double never goes through EValue's int64 truncation.
 template <typename T>
 T scalar_to(const Scalar& s) {
+  if (s.is_complex()) {
+    return convert<T>(std::complex<double>(s.complex_part(0), s.complex_part(1)));
+  }
   if (s.is_floating()) return convert<T>(s.to_double());
   if (s.is_bool()) return convert<T>(s.to_int() != 0);
   return convert<T>(s.to_int());
@@ -287,11 +317,11 @@ opmath_t<T> scalar_to_opmath(const Scalar& s) {
 }
 
 // Writes `s`, checked and converted (rule 3), as one element of `type` into
-// `bytes` (8 bytes of room), for kernels that move raw elements. False when
+// `bytes` (16 bytes of room), for kernels that move raw elements. False when
 // it does not fit or the dtype is not one the kernels compute with.
 inline bool scalar_to_element(const Scalar& s, ScalarType type, void* bytes) {
   bool ok = false;
-  EMBER_SWITCH_ALL_TYPES(type, ok = false, {
+  EMBER_SWITCH_ALL_AND_COMPLEX_TYPES(type, ok = false, {
     if (scalar_fits_type<CTYPE>(s)) {
       const CTYPE v = scalar_to<CTYPE>(s);
       std::memcpy(bytes, &v, sizeof(v));

@@ -32,8 +32,9 @@ class ResultType {
  public:
   void add(const Tensor& t) { (t.dim() == 0 ? zero_dim_ : dim_).add(t.scalar_type()); }
   void add(const Scalar& s) {
-    wrapped_.add(s.is_floating() ? ScalarType::Float
-                                 : (s.is_bool() ? ScalarType::Bool : ScalarType::Long));
+    wrapped_.add(s.is_complex()    ? ScalarType::ComplexFloat
+                 : s.is_floating() ? ScalarType::Float
+                                   : (s.is_bool() ? ScalarType::Bool : ScalarType::Long));
   }
   // False when some operand's dtype does not promote (e.g. quantized types).
   bool get(ScalarType* out) const {
@@ -58,12 +59,19 @@ class ResultType {
     }
   };
   // c10's combine_categories: `higher` wins unless `lower` is of a higher
-  // category (or `higher` is Bool).
+  // category (or `higher` is Bool). A complex `lower` makes a float `higher`
+  // complex (float32 with a complex128 0-d tensor is complex64).
   static State combine(const State& higher, const State& lower) {
     if (!higher.set) return lower;
     if (!lower.set || !higher.ok || !lower.ok) {
       State r = higher;
       r.ok = higher.ok && lower.ok;
+      return r;
+    }
+    if (is_complex_type(higher.type)) return higher;
+    if (is_complex_type(lower.type)) {
+      State r = lower;
+      if (is_floating_type(higher.type)) r.type = to_complex_type(higher.type == ScalarType::BFloat16 ? ScalarType::Float : higher.type);
       return r;
     }
     if (is_floating_type(higher.type)) return higher;
@@ -222,16 +230,22 @@ void store_as(R value, void* data, int64_t index) {
 
 // Loads as an operand of an op computing in C; null for dtypes the portable
 // kernels do not compute with.
+// Complex operands load only into an op computing in a complex type, or in
+// Bool (as "non-zero": the logical ops).
 template <typename C>
 LoadFn<C> get_load_fn(ScalarType type) {
-  EMBER_SWITCH_ALL_TYPES(type, return nullptr, return &load_as<C, CTYPE>)
+  if constexpr (is_complex_v<C> || std::is_same_v<C, bool>) {
+    EMBER_SWITCH_ALL_AND_COMPLEX_TYPES(type, return nullptr, return &load_as<C, CTYPE>)
+  } else {
+    EMBER_SWITCH_ALL_TYPES(type, return nullptr, return &load_as<C, CTYPE>)
+  }
   return nullptr;
 }
 
-// Stores a result R of an op computing in C.
+// Stores a result R of an op computing in C (a complex out takes any result).
 template <typename C, typename R>
 StoreFn<R> get_store_fn(ScalarType type) {
-  EMBER_SWITCH_ALL_TYPES(type, return nullptr, return (&store_as<C, R, CTYPE>))
+  EMBER_SWITCH_ALL_AND_COMPLEX_TYPES(type, return nullptr, return (&store_as<C, R, CTYPE>))
   return nullptr;
 }
 
@@ -320,7 +334,7 @@ constexpr bool in_dtype_set() {
 template <DtypeMask kSet, typename Fn>
 bool switch_dtype(KernelContext& ctx, const char* op, ScalarType type, Fn&& fn) {
   bool ran = false;
-  EMBER_SWITCH_ALL_TYPES(type, break, if constexpr (in_dtype_set<kSet, CTYPE>()) {
+  EMBER_SWITCH_ALL_AND_COMPLEX_TYPES(type, break, if constexpr (in_dtype_set<kSet, CTYPE>()) {
     fn(TypeTag<CTYPE>{});
     ran = true;
   })
@@ -383,7 +397,8 @@ inline bool binary_result_type(KernelContext& ctx, const char* op, const Operand
              scalar_type_name(b.tensor != nullptr ? b.tensor->scalar_type() : bad));
     return false;
   }
-  if (promotion == Promotion::kIntToFloat && !is_floating_type(*result)) {
+  if (promotion == Promotion::kIntToFloat && !is_floating_type(*result) &&
+      !is_complex_type(*result)) {
     *result = ScalarType::Float;
   }
   return true;
@@ -391,7 +406,8 @@ inline bool binary_result_type(KernelContext& ctx, const char* op, const Operand
 
 // The compute dtype of a unary op on `in`.
 inline ScalarType unary_result_type(const Tensor& in, Promotion promotion) {
-  if (promotion == Promotion::kIntToFloat && !is_floating_type(in.scalar_type())) {
+  if (promotion == Promotion::kIntToFloat && !is_floating_type(in.scalar_type()) &&
+      !is_complex_type(in.scalar_type())) {
     return ScalarType::Float;
   }
   return in.scalar_type();

@@ -2,6 +2,7 @@
 // argument checks that fail the kernel with a message instead of crashing.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "runtime/core/tensor.h"
@@ -55,6 +56,21 @@ inline bool check_contiguous(KernelContext& ctx, const char* op, const Tensor& t
     return false;
   }
   return true;
+}
+
+// `count` elements of scratch for this call (KernelContext::allocate_temp);
+// fails the kernel and returns null when the method was given too little (a
+// kernel that needs scratch registers a temp_bytes function, so it is sized).
+template <typename T>
+T* allocate_temp_array(KernelContext& ctx, const char* op, size_t count) {
+  if (count == 0) count = 1;
+  void* p = count > SIZE_MAX / sizeof(T) ? nullptr : ctx.allocate_temp(count * sizeof(T),
+                                                                        alignof(T) < 16 ? 16 : alignof(T));
+  if (p == nullptr) {
+    ctx.fail(Error::MemoryAllocationFailed, "%s: no temp memory for %zu bytes of scratch", op,
+             count * sizeof(T));
+  }
+  return static_cast<T*>(p);
 }
 
 inline bool same_dim_order(const Tensor& a, const Tensor& b) {

@@ -15,6 +15,11 @@
 
 namespace ember::kernels::shape {
 
+// A 16-byte element (ComplexDouble), moved as raw bytes like the integer words.
+struct alignas(16) Word128 {
+  uint64_t lo, hi;
+};
+
 // Room for a view with every dim split in two (repeat does this).
 constexpr int kMaxViewDims = 2 * kTensorDimensionLimit;
 
@@ -209,6 +214,7 @@ inline bool copy_view(const void* src, const StridedView& sv, void* dst, const S
     case 2: copy_words<uint16_t>(src, sv, dst, dv); return true;
     case 4: copy_words<uint32_t>(src, sv, dst, dv); return true;
     case 8: copy_words<uint64_t>(src, sv, dst, dv); return true;
+    case 16: copy_words<Word128>(src, sv, dst, dv); return true;
     default: return false;
   }
 }
@@ -224,13 +230,13 @@ template <typename From>
 bool convert_from(const From* src, const StridedView& sv, void* dst, ScalarType dst_type,
                   const StridedView& dv) {
   bool ok = true;
-  EMBER_SWITCH_ALL_TYPES(dst_type, ok = false,
-                         convert_words(src, sv, static_cast<CTYPE*>(dst), dv));
+  EMBER_SWITCH_ALL_AND_COMPLEX_TYPES(dst_type, ok = false,
+                                     convert_words(src, sv, static_cast<CTYPE*>(dst), dv));
   return ok;
 }
 
-// copy_view with a dtype conversion between any two of the ten computing
-// dtypes (a raw copy when the dtypes match), by dtype_rules.h's `convert`.
+// copy_view with a dtype conversion between any two of the twelve computing
+// dtypes (the complex types included) (a raw copy when the dtypes match), by dtype_rules.h's `convert`.
 // False for other dtypes.
 inline bool convert_view(const void* src, ScalarType src_type, const StridedView& sv, void* dst,
                          ScalarType dst_type, const StridedView& dv) {
@@ -238,8 +244,9 @@ inline bool convert_view(const void* src, ScalarType src_type, const StridedView
     return copy_view(src, sv, dst, dv, element_size(src_type));
   }
   bool ok = true;
-  EMBER_SWITCH_ALL_TYPES(src_type, ok = false,
-                         ok = convert_from(static_cast<const CTYPE*>(src), sv, dst, dst_type, dv));
+  EMBER_SWITCH_ALL_AND_COMPLEX_TYPES(
+      src_type, ok = false,
+      ok = convert_from(static_cast<const CTYPE*>(src), sv, dst, dst_type, dv));
   return ok;
 }
 

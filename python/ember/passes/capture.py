@@ -10,7 +10,9 @@ from typing import Any
 
 import torch
 
+from ember.passes.decompositions import KEPT_WHOLE, extra_decompositions
 from ember.passes.graph import ExportError, ProgramGraph
+from ember.passes.training_ops import refuse_training_ops
 
 
 def capture(
@@ -33,14 +35,28 @@ def capture(
 
 def decompose(program: torch.export.ExportedProgram) -> torch.export.ExportedProgram:
     """Lowers to core ATen with PyTorch's decompositions (and Ember's attention)."""
+    refuse_training_ops(program)  # before decomposition turns them into random ops
     try:
         with warnings.catch_warnings():  # torch 2.13 warns about its own pytree specs here
             warnings.simplefilter("ignore", FutureWarning)
-            return program.run_decompositions(_decompositions())
+            program = program.run_decompositions(_decompositions())
     except Exception as error:  # a failure inside PyTorch's own decompositions
         raise ExportError(
             f"PyTorch could not decompose the model to core ATen: {first_line(error)}"
         ) from error
+    refuse_training_ops(program)
+    return _without_effect_tokens(program)
+
+
+def _without_effect_tokens(program: torch.export.ExportedProgram) -> torch.export.ExportedProgram:
+    """Ops with side effects (linalg's error checks: _linalg_check_errors) are
+    threaded through effect tokens in the exported graph; a program runs its
+    instructions in order anyway, so they become plain calls."""
+    if not program.graph_signature.input_tokens and not program.graph_signature.output_tokens:
+        return program
+    from torch.export._remove_effect_tokens_pass import _remove_effect_tokens
+
+    return _remove_effect_tokens(program)
 
 
 def lift(program: torch.export.ExportedProgram) -> ProgramGraph:
@@ -117,6 +133,9 @@ def _write_back_mutations(graph: torch.fx.Graph, signature: Any,
 def _decompositions() -> Any:
     table = torch.export.default_decompositions()
     table[torch.ops.aten.scaled_dot_product_attention.default] = _attention
+    table.update(extra_decompositions())
+    for op in KEPT_WHOLE:
+        table.pop(op, None)
     return table
 
 

@@ -19,6 +19,7 @@ from typing import Any
 import sympy
 import torch
 from torch.fx import Node
+from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 from torch.utils._sympy.value_ranges import bound_sympy
 
 from ember.fb.BackendDelegate import BackendDelegateT
@@ -52,6 +53,7 @@ from ember.fb.String import StringT
 from ember.fb.Tensor import TensorT
 from ember.fb.TensorList import TensorListT
 from ember.fb.TensorShapeDynamism import TensorShapeDynamism
+from ember.passes.data_dependent import unbounded_hint
 from ember.passes.debug_handles import debug_handle
 from ember.passes.delegation import delegate_of, is_delegate_call
 from ember.passes.dim_order import KERNEL_NAMES, dim_order_of
@@ -170,7 +172,7 @@ class _Emitter:
             self.null_value = self._add_value(KernelTypes.Null, NullT())
         return self.null_value
 
-    def _upper_bound(self, size: Any, what: str) -> int:
+    def _upper_bound(self, size: Any, what: str, hint: str = "") -> int:
         if isinstance(size, int):
             return size
         expr = size.node.expr if isinstance(size, torch.SymInt) else size
@@ -178,17 +180,24 @@ class _Emitter:
             return int(expr)
         upper = bound_sympy(expr, self.ranges).upper
         if not upper.is_number or upper > 2**31 - 1:  # int_oo compares greater too
+            if free_unbacked_symbols(expr):
+                raise ExportError(
+                    f"{what}: the data-dependent size {expr} has no upper bound"
+                    f"{'; ' + hint if hint else ''}; bound it where it is made, e.g. "
+                    f"torch._check(y.shape[0] <= 64) after y = ..."
+                )
             raise ExportError(
                 f"{what}: dynamic size {expr} has no upper bound; give each dynamic dim a "
                 f"maximum, e.g. torch.export.Dim('batch', max=64)"
             )
         return int(upper)
 
-    def _planned_tensor(self, fake: torch.Tensor, what: str, dim_order: list[int] | None = None) -> int:
+    def _planned_tensor(self, fake: torch.Tensor, what: str, dim_order: list[int] | None = None,
+                        hint: str = "") -> int:
         """A tensor in planned memory, alive from the next instruction on."""
         tensor = TensorT()
         tensor.scalarType = scalar_type(fake.dtype)
-        tensor.sizes = [self._upper_bound(s, what) for s in fake.shape]
+        tensor.sizes = [self._upper_bound(s, what, hint) for s in fake.shape]
         # Kernels write row-major unless a dim-order op asks for another order.
         tensor.dimOrder = list(dim_order) if dim_order is not None else list(range(fake.dim()))
         dynamic = any(not isinstance(s, int) for s in fake.shape)
@@ -272,13 +281,20 @@ class _Emitter:
             return value_id
         if isinstance(schema_type, torch._C.ListType):
             return self._list_arg(list(value), schema_type.getElementType(), what)
-        if isinstance(schema_type, torch._C.TensorType) and isinstance(value, (bool, int, float)):
+        if isinstance(schema_type, torch._C.TensorType) and isinstance(
+                value, (bool, int, float, complex)):
             # A Python number where the schema wants a tensor (mul.Tensor(x, 2)
             # in a cond branch): a 0-d constant, which like PyTorch's wrapped
             # numbers only raises the type category in promotion.
             dtype = (torch.bool if isinstance(value, bool)
-                     else torch.int64 if isinstance(value, int) else torch.get_default_dtype())
+                     else torch.int64 if isinstance(value, int)
+                     else torch.complex128 if isinstance(value, complex)
+                     else torch.get_default_dtype())
             return self._constant_value(torch.tensor(value, dtype=dtype))
+        if isinstance(value, complex):
+            # The .pte has no complex scalar: a complex Scalar travels as a
+            # one-element ComplexDouble constant, which kernels read as a Scalar.
+            return self._constant_value(torch.tensor(value, dtype=torch.complex128))
         if isinstance(value, bool):
             return self._bool(value)
         if isinstance(value, torch.dtype):
@@ -382,7 +398,9 @@ class _Emitter:
             return
         users = [u for u in node.users if is_kernel_call(u)]
         order = dim_order_of(users[0]) if users else None
-        self.node_values[node] = self._planned_tensor(fake, node.name, order)
+        what = f"{node.name} (out of {users[0].name})" if users else node.name
+        hint = unbounded_hint(users[0]) if users else ""
+        self.node_values[node] = self._planned_tensor(fake, what, order, hint)
 
     def _emit_kernel(self, node: Node) -> None:
         """An out-variant call: arguments in schema order, then the outs, then
@@ -430,7 +448,10 @@ class _Emitter:
                 outs.append(out)
             else:
                 args.append(self._arg(value, schema_arg.type, what))
-        if len(outs) == 1:
+        if not outs and not op._schema.returns:  # a check: nothing to return
+            returns = []
+            self.node_values[node] = None
+        elif len(outs) == 1:
             returns = outs
             self.node_values[node] = outs[0]
         else:

@@ -49,6 +49,7 @@ VIEW_TO_COPY: dict[torch._ops.OpOverload, torch._ops.OpOverload] = {
     aten.unfold.default: aten.unfold_copy.default,
     aten.as_strided.default: aten.as_strided_copy.default,
     aten.view_as_real.default: aten.view_as_real_copy.default,
+    aten.view_as_complex.default: aten.view_as_complex_copy.default,
     aten.lift_fresh.default: aten.lift_fresh_copy.default,
 }
 
@@ -121,14 +122,29 @@ def to_out_variants(program: ProgramGraph) -> ProgramGraph:
     """In-place updates of mutable buffers (index_put_, copy_) stay as they are."""
     for module in all_graphs(program):
         for node in list(module.graph.nodes):
-            if is_kernel_call(node) and not _is_out_call(node) and not is_in_place(node):
+            if is_kernel_call(node) and not node.target._schema.returns:
+                _bind_by_name(node)
+            elif is_kernel_call(node) and not _is_out_call(node) and not is_in_place(node):
                 _convert(module.graph, node)
         module.recompile()
     return program
 
 
+def _bind_by_name(node: Node) -> None:
+    """An op that returns nothing keeps its target; its arguments are bound by
+    name, as the emitter reads them."""
+    kwargs = dict(node.kwargs)
+    for schema_arg, value in zip(node.target._schema.arguments, node.args):
+        kwargs[schema_arg.name] = value
+    node.args = ()
+    node.kwargs = kwargs
+
+
 def _is_out_call(node: Node) -> bool:
-    return any(a.is_out for a in node.target._schema.arguments)
+    """Already an out-variant, or an op that returns nothing (a check such as
+    _linalg_check_errors), which the runtime calls as it is."""
+    schema = node.target._schema
+    return any(a.is_out for a in schema.arguments) or not schema.returns
 
 
 def _convert(graph: torch.fx.Graph, node: Node) -> None:

@@ -15,6 +15,7 @@ import torch
 from ember.backends.backend import Backend
 from ember.passes import capture as capture_passes
 from ember.passes.constant_folding import fold_constants
+from ember.passes.data_dependent import bound_data_dependent_sizes
 from ember.passes.debug_handles import assign_debug_handles
 from ember.passes.delegation import delegate
 from ember.passes.dim_order import to_dim_order_ops
@@ -32,8 +33,8 @@ T = TypeVar("T")
 
 
 def default_passes(backends: Sequence[Backend] = ()) -> list[GraphPass]:
-    return [strip_asserts, to_dim_order_ops, fuse_batch_norm, fold_constants,
-            reinplace_buffer_updates, delegate(backends), to_out_variants]
+    return [strip_asserts, bound_data_dependent_sizes, to_dim_order_ops, fuse_batch_norm,
+            fold_constants, reinplace_buffer_updates, delegate(backends), to_out_variants]
 
 
 def run_pass(name: str, fn: Callable[..., T], *args: Any) -> T:

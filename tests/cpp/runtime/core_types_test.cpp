@@ -18,7 +18,10 @@ TEST(ScalarType, ElementSizesMatchPyTorch) {
   EXPECT_EQ(element_size(ScalarType::BFloat16), 2u);
   EXPECT_EQ(element_size(ScalarType::Long), 8u);
   EXPECT_EQ(element_size(ScalarType::Bool), 1u);
-  EXPECT_FALSE(is_valid_scalar_type(8));   // complex half: not in the format
+  EXPECT_EQ(element_size(ScalarType::ComplexFloat), 8u);
+  EXPECT_EQ(element_size(ScalarType::ComplexDouble), 16u);
+  EXPECT_TRUE(is_valid_scalar_type(8));    // complex half: in the format, no kernels
+  EXPECT_FALSE(is_valid_scalar_type(18));  // the gap before Bits16
   EXPECT_FALSE(is_valid_scalar_type(-1));
   EXPECT_FALSE(is_valid_scalar_type(30));
   EXPECT_TRUE(is_valid_scalar_type(29));

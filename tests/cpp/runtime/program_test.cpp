@@ -116,8 +116,11 @@ TEST(Program, RejectsBadDtype) {
   testing::ProgramSpec spec;
   spec.input_dtype = 99;
   EXPECT_EQ(Runner().load(testing::build_program(spec)), Error::InvalidProgram);
-  spec.input_dtype = 9;  // complex float: not in the format
+  spec.input_dtype = 19;  // in the gap between QUInt2x4 and Bits16
   EXPECT_EQ(Runner().load(testing::build_program(spec)), Error::InvalidProgram);
+  // A type the format has but the kernel does not take fails at load, naming the op.
+  spec.input_dtype = 9;  // complex float
+  EXPECT_EQ(Runner().load(testing::build_program(spec)), Error::OperatorMissing);
 }
 
 TEST(Program, RejectsOversizeOffset) {

@@ -710,7 +710,7 @@ TEST(OptimizedMatmul, OutranksPortableWithTheSameDtypes) {
     const KernelEntry* e = find_kernel(name);
     ASSERT_NE(e, nullptr) << name;
     EXPECT_EQ(e->rank, KernelRank::Optimized) << name;
-    EXPECT_EQ(e->self_dtypes, kRealTypes) << name;
+    EXPECT_EQ(e->self_dtypes, kRealTypes | kComplexTypes) << name;
   }
 }
 
