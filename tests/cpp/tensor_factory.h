@@ -8,6 +8,7 @@
 
 #include "runtime/core/evalue.h"
 #include "runtime/core/tensor.h"
+#include "runtime/executor/memory_allocator.h"
 #include "runtime/kernel/kernel_registry.h"
 
 namespace ember::testing {
@@ -67,8 +68,9 @@ class KernelCall {
   KernelCall& bools(Span<const bool> values) { return push(EValue(values)); }
   KernelCall& tensors(std::vector<Tensor*> list, bool optional = false);
 
-  // Runs `name` and returns the context (check failed()). Fails the test if
-  // the kernel is not registered or rejects the argument kinds.
+  // Runs `name` and returns the context (check failed()), with temp memory
+  // for kernels that ask for scratch (as a method gives them). Fails the
+  // test if the kernel is not registered or rejects the argument kinds.
   KernelContext run(const char* name);
   // The same in a context the caller sets up (thread pool, temp memory).
   void run_in(const char* name, KernelContext& ctx);
@@ -84,6 +86,8 @@ class KernelCall {
   std::vector<std::unique_ptr<std::vector<int64_t>>> scratch_;
   std::vector<std::unique_ptr<std::vector<Tensor*>>> tensor_lists_;
   std::vector<std::unique_ptr<std::vector<double>>> double_lists_;
+  std::vector<uint8_t> temp_buffer_;
+  std::unique_ptr<MemoryAllocator> temp_;
 };
 
 }  // namespace ember::testing
@@ -158,7 +162,9 @@ inline KernelCall& KernelCall::tensors(std::vector<Tensor*> list, bool optional)
 }
 
 inline KernelContext KernelCall::run(const char* name) {
-  KernelContext ctx;
+  temp_buffer_.assign(size_t{4} << 20, 0);
+  temp_ = std::make_unique<MemoryAllocator>(temp_buffer_.data(), temp_buffer_.size());
+  KernelContext ctx(temp_.get());
   run_in(name, ctx);
   return ctx;
 }
