@@ -197,7 +197,9 @@ void copy_words(const void* src, const StridedView& sv, void* dst, const Strided
   Word* d = static_cast<Word*>(dst);
   for_each_run(sv, dv, [&](int64_t so, int64_t dof, int64_t n, int64_t ss, int64_t ds) {
     if (ss == 1 && ds == 1) {
-      std::memcpy(d + dof, s + so, static_cast<size_t>(n) * sizeof(Word));
+      // memmove: a crafted program may plan a copy's input and output over
+      // each other (fuzzing found one); the result is then garbage, never UB.
+      std::memmove(d + dof, s + so, static_cast<size_t>(n) * sizeof(Word));
       return;
     }
     for (int64_t k = 0; k < n; ++k) d[dof + k * ds] = s[so + k * ss];
