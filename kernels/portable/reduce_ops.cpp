@@ -321,6 +321,17 @@ void min_dim_out(KernelContext& ctx, const Tensor& self, int64_t dim, bool keepd
 // linalg_vector_norm: (sum |x|^p)^(1/p), with p = inf / -inf / 0 as the max,
 // min and count of non-zeros, as torch.linalg.vector_norm defines them.
 
+// |v| in the accumulator's type: a complex input's modulus, a real one's
+// absolute value after the conversion to the output dtype.
+template <typename Acc, typename OUT, typename IN>
+Acc magnitude(IN v) {
+  if constexpr (is_complex_v<IN>) {
+    return static_cast<Acc>(std::abs(v));
+  } else {
+    return std::fabs(static_cast<Acc>(convert<OUT>(v)));
+  }
+}
+
 template <typename IN, typename OUT>
 void vector_norm_fold(const ReducePlan& plan, const Tensor& in, Tensor& out, double p) {
   using Acc = acc_t<OUT>;
@@ -328,7 +339,7 @@ void vector_norm_fold(const ReducePlan& plan, const Tensor& in, Tensor& out, dou
   fold<IN, OUT>(
       plan, in, out, Acc(is_inf && p > 0 ? 0 : (is_inf ? INFINITY : 0)),
       [p, is_inf](Acc a, IN v) {
-        const Acc x = std::fabs(static_cast<Acc>(convert<OUT>(v)));
+        const Acc x = magnitude<Acc, OUT>(v);
         if (is_inf) return p > 0 ? (x > a || std::isnan(x) ? x : a) : (x < a || std::isnan(x) ? x : a);
         if (p == 0) return a + (x != 0 ? Acc(1) : Acc(0));
         if (p == 1) return a + x;
@@ -347,10 +358,17 @@ void linalg_vector_norm_out(KernelContext& ctx, const Tensor& self, Scalar ord,
                             std::optional<int64_t> dtype, Tensor& out) {
   const char* op = "linalg_vector_norm.out";
   DimMask mask = 0;
-  EMBER_KERNEL_CHECK(ctx, is_floating_type(self.scalar_type()),
-                     "%s: input dtype %s is not floating point", op,
+  EMBER_KERNEL_CHECK(ctx, is_floating_type(self.scalar_type()) || is_complex_type(self.scalar_type()),
+                     "%s: input dtype %s is not floating point or complex", op,
                      scalar_type_name(self.scalar_type()));
-  if (!nn::check_dtype_arg(ctx, op, dtype, out) ||
+  // A complex dtype= computes in that type; the norm itself is its real type.
+  std::optional<int64_t> out_dtype = dtype;
+  if (dtype.has_value() && *dtype >= 0 && *dtype <= 127 &&
+      is_valid_scalar_type(static_cast<int>(*dtype)) &&
+      is_complex_type(static_cast<ScalarType>(*dtype))) {
+    out_dtype = static_cast<int64_t>(to_real_type(static_cast<ScalarType>(*dtype)));
+  }
+  if (!nn::check_dtype_arg(ctx, op, out_dtype, out) ||
       !setup(ctx, op, self, dim, /*empty_means_all=*/true, keepdim, out, &mask)) {
     return;
   }
@@ -358,6 +376,14 @@ void linalg_vector_norm_out(KernelContext& ctx, const Tensor& self, Scalar ord,
   EMBER_KERNEL_CHECK(ctx, !(p < 0 && self.numel() == 0), "%s: negative norm of an empty tensor",
                      op);
   const ReducePlan plan(self, mask);
+  if (is_complex_type(self.scalar_type())) {
+    // The norm of a complex tensor is real (torch: the input's real dtype).
+    EMBER_SWITCH_COMPLEX_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
+      using IN = CTYPE;
+      EMBER_SWITCH_FLOAT_TYPES(out.scalar_type(), return fail_dtype(ctx, op, out.scalar_type()),
+        vector_norm_fold<IN, CTYPE>(plan, self, out, p)));
+    return;
+  }
   EMBER_SWITCH_FLOAT_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
     using IN = CTYPE;
     EMBER_SWITCH_FLOAT_TYPES(out.scalar_type(), return fail_dtype(ctx, op, out.scalar_type()),
@@ -383,26 +409,34 @@ acc_t<T> running_mean(const ReducePlan& plan, const T* src, int64_t base) {
   return mean;
 }
 
-template <typename T>
+// A complex input's variance is real: the mean of |x - mean|^2, in the
+// input's real dtype (`V`); its mean stays complex.
+template <typename T, typename V = T>
 void var_fold(const ReducePlan& plan, const Tensor& in, Tensor& var, Tensor* mean_out,
               double correction) {
   using Acc = acc_t<T>;
+  using VarAcc = acc_t<V>;
   const T* src = in.const_data_ptr<T>();
-  T* var_dst = var.mutable_data_ptr<T>();
+  V* var_dst = var.mutable_data_ptr<V>();
   T* mean_dst = mean_out != nullptr ? mean_out->mutable_data_ptr<T>() : nullptr;
   const int64_t n = plan.inner_numel();
-  const Acc divisor = static_cast<Acc>(std::fmax(0.0, static_cast<double>(n) - correction));
+  const VarAcc divisor =
+      static_cast<VarAcc>(std::fmax(0.0, static_cast<double>(n) - correction));
   for (int64_t o = 0; o < plan.outer_numel(); ++o) {
     const int64_t base = plan.base_offset(o);
     Acc sum = 0;
     plan.for_each(base, [&](int64_t i) { sum += static_cast<Acc>(src[i]); });
     const Acc mean = sum / static_cast<Acc>(n);
-    Acc ssd = 0;
+    VarAcc ssd = 0;
     plan.for_each(base, [&](int64_t i) {
       const Acc d = static_cast<Acc>(src[i]) - mean;
-      ssd += d * d;
+      if constexpr (is_complex_v<T>) {
+        ssd += std::norm(d);
+      } else {
+        ssd += d * d;
+      }
     });
-    var_dst[o] = static_cast<T>(ssd / divisor);
+    var_dst[o] = static_cast<V>(ssd / divisor);
     if (mean_dst != nullptr) {
       mean_dst[o] = static_cast<T>(n == 0 ? mean : running_mean(plan, src, base));
     }
@@ -414,14 +448,26 @@ void var_impl(KernelContext& ctx, const char* op, const Tensor& self,
               std::optional<IntArrayRef> dim, double correction, bool keepdim, Tensor& out,
               Tensor* mean_out) {
   DimMask mask = 0;
-  if (!nn::check_same_dtype(ctx, op, self, "self", out, "out") ||
-      (mean_out != nullptr && !nn::check_same_dtype(ctx, op, self, "self", *mean_out, "mean")) ||
+  const bool complex = is_complex_type(self.scalar_type());
+  EMBER_KERNEL_CHECK(ctx, out.scalar_type() == (complex ? to_real_type(self.scalar_type())
+                                                         : self.scalar_type()),
+                     "%s: out dtype %s, expected %s for a %s input", op,
+                     scalar_type_name(out.scalar_type()),
+                     scalar_type_name(complex ? to_real_type(self.scalar_type())
+                                              : self.scalar_type()),
+                     scalar_type_name(self.scalar_type()));
+  if ((mean_out != nullptr && !nn::check_same_dtype(ctx, op, self, "self", *mean_out, "mean")) ||
       !setup(ctx, op, self, dim, /*empty_means_all=*/true, keepdim, out, &mask) ||
       (mean_out != nullptr &&
        !nn::prepare_reduction_output(ctx, op, self, mask, keepdim, *mean_out))) {
     return;
   }
   const ReducePlan plan(self, mask);
+  if (complex) {
+    EMBER_SWITCH_COMPLEX_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
+      var_fold<CTYPE, typename CTYPE::value_type>(plan, self, out, mean_out, correction));
+    return;
+  }
   EMBER_SWITCH_FLOAT_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
                            var_fold<CTYPE>(plan, self, out, mean_out, correction));
 }
@@ -485,7 +531,8 @@ void logsumexp_out(KernelContext& ctx, const Tensor& self, IntArrayRef dim, bool
 
 EMBER_REGISTER_KERNEL("aten::sum.IntList_out", sum_dim_out, kAllTypes | kComplexTypes);
 EMBER_REGISTER_KERNEL("aten::max.unary_out", max_unary_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::linalg_vector_norm.out", linalg_vector_norm_out, kFloatTypes);
+EMBER_REGISTER_KERNEL("aten::linalg_vector_norm.out", linalg_vector_norm_out,
+                      kFloatTypes | kComplexTypes);
 EMBER_REGISTER_KERNEL("aten::min.unary_out", min_unary_out, kAllTypes);
 EMBER_REGISTER_KERNEL("aten::sum.out", sum_out, kAllTypes | kComplexTypes);
 EMBER_REGISTER_KERNEL("aten::mean.out", mean_dim_out, kAllTypes | kComplexTypes);
@@ -504,9 +551,10 @@ EMBER_REGISTER_KERNEL("aten::argmax.out", argmax_out, kRealTypes);
 EMBER_REGISTER_KERNEL("aten::argmin.out", argmin_out, kRealTypes);
 EMBER_REGISTER_KERNEL("aten::max.dim_max", max_dim_out, kAllTypes);
 EMBER_REGISTER_KERNEL("aten::min.dim_min", min_dim_out, kAllTypes);
-EMBER_REGISTER_KERNEL("aten::var.correction_out", var_correction_out, kFloatTypes);
-EMBER_REGISTER_KERNEL("aten::var.out", var_out, kFloatTypes);
-EMBER_REGISTER_KERNEL("aten::var_mean.correction_out", var_mean_correction_out, kFloatTypes);
+EMBER_REGISTER_KERNEL("aten::var.correction_out", var_correction_out, kFloatTypes | kComplexTypes);
+EMBER_REGISTER_KERNEL("aten::var.out", var_out, kFloatTypes | kComplexTypes);
+EMBER_REGISTER_KERNEL("aten::var_mean.correction_out", var_mean_correction_out,
+                      kFloatTypes | kComplexTypes);
 EMBER_REGISTER_KERNEL("aten::logsumexp.out", logsumexp_out, kAllTypes);
 
 }  // namespace ember::kernels
