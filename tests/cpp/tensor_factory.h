@@ -162,7 +162,8 @@ inline KernelCall& KernelCall::tensors(std::vector<Tensor*> list, bool optional)
 }
 
 inline KernelContext KernelCall::run(const char* name) {
-  temp_buffer_.assign(size_t{4} << 20, 0);
+  // One buffer per call object; a fresh allocator over it empties it.
+  if (temp_buffer_.empty()) temp_buffer_.resize(size_t{4} << 20);
   temp_ = std::make_unique<MemoryAllocator>(temp_buffer_.data(), temp_buffer_.size());
   KernelContext ctx(temp_.get());
   run_in(name, ctx);
