@@ -14,6 +14,19 @@ import llama_cpp
 import numpy as np
 
 
+def peak_rss() -> int:
+    """This process's own peak (VmHWM): ru_maxrss also counts what the parent
+    held when it forked this one."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
 def last_logits(llm: "llama_cpp.Llama") -> np.ndarray:
     """The logits after the last token evaluated (llama-cpp-python keeps them
     in its own scores only with logits_all)."""
@@ -54,7 +67,7 @@ def main() -> None:
             row = row - row.max()
             total -= row[ids[i + 1]] - math.log(np.exp(row).sum())
         result["ppl"] = math.exp(total / (len(ids) - 1))
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    rss = peak_rss()
     print(json.dumps({"prefill": max(result["prefill"]), "decode": max(result["decode"]),
                       "ppl": result.get("ppl"), "rss": rss}))
 

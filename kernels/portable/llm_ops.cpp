@@ -20,26 +20,6 @@ size_t quant_block_bytes(int64_t bits) {
 
 namespace {
 
-// The 32 weights of one block, in order.
-void dequantize_block(int64_t bits, const uint8_t* block, float* w) {
-  uint16_t d_bits;
-  std::memcpy(&d_bits, block, 2);
-  const float d = Half::to_float(d_bits);
-  if (bits == 4) {
-    uint16_t m_bits;
-    std::memcpy(&m_bits, block + 2, 2);
-    const float m = Half::to_float(m_bits);
-    for (size_t j = 0; j < 16; ++j) {
-      w[j] = d * static_cast<float>(block[4 + j] & 0x0F) + m;
-      w[j + 16] = d * static_cast<float>(block[4 + j] >> 4) + m;
-    }
-  } else {
-    for (size_t j = 0; j < 32; ++j) {
-      w[j] = d * static_cast<float>(static_cast<int8_t>(block[2 + j]));
-    }
-  }
-}
-
 // Checks blocks [n, k / 32, block bytes] (uint8, contiguous) against bits and
 // k; returns n, or -1 after failing ctx.
 int64_t check_blocks(KernelContext& ctx, const char* op, const Tensor& blocks, int64_t bits,
@@ -67,22 +47,59 @@ int64_t check_blocks(KernelContext& ctx, const char* op, const Tensor& blocks, i
 
 }  // namespace
 
-void qlinear_reference(int64_t bits, size_t m, size_t n_out, size_t k, const float* x,
-                       const uint8_t* w, size_t w_row_bytes, float* y) {
+void dequantize_row_block(int64_t bits, const uint8_t* blocks, size_t n, size_t nb, size_t r,
+                          size_t b, float* w) {
   const size_t block = quant_block_bytes(bits);
+  const size_t first = r - r % kQuantPanelRows, lane = r % kQuantPanelRows;
+  const size_t h = n - first < kQuantPanelRows ? n - first : kQuantPanelRows;
+  const uint8_t* at = blocks + first * nb * block + b * h * block;
+  uint16_t d_bits;
+  std::memcpy(&d_bits, at + 2 * lane, 2);
+  const float d = Half::to_float(d_bits);
+  if (bits == 4) {
+    uint16_t m_bits;
+    std::memcpy(&m_bits, at + 2 * h + 2 * lane, 2);
+    const float m = Half::to_float(m_bits);
+    for (size_t c = 0; c < 4; ++c) {
+      const uint8_t* q = at + 4 * h + c * 4 * h + 4 * lane;
+      for (size_t i = 0; i < 4; ++i) {
+        w[8 * c + i] = d * static_cast<float>(q[i] & 0x0F) + m;
+        w[8 * c + 4 + i] = d * static_cast<float>(q[i] >> 4) + m;
+      }
+    }
+  } else {
+    for (size_t c = 0; c < 8; ++c) {
+      const uint8_t* q = at + 2 * h + c * 4 * h + 4 * lane;
+      for (size_t i = 0; i < 4; ++i) w[4 * c + i] = d * static_cast<float>(static_cast<int8_t>(q[i]));
+    }
+  }
+}
+
+namespace {
+
+// y[i, j] for i < m and output columns j in [begin, end).
+void qlinear_columns(int64_t bits, size_t m, size_t n, size_t k, const float* x, const uint8_t* w,
+                     size_t begin, size_t end, float* y) {
   float weights[kQuantGroup];
-  for (size_t n = 0; n < n_out; ++n) {
-    for (size_t i = 0; i < m; ++i) y[i * n_out + n] = 0.0f;
+  for (size_t j = begin; j < end; ++j) {
+    for (size_t i = 0; i < m; ++i) y[i * n + j] = 0.0f;
     for (size_t b = 0; b * kQuantGroup < k; ++b) {
-      dequantize_block(bits, w + n * w_row_bytes + b * block, weights);
+      dequantize_row_block(bits, w, n, k / kQuantGroup, j, b, weights);
       for (size_t i = 0; i < m; ++i) {
         const float* xb = x + i * k + b * kQuantGroup;
         float sum = 0.0f;
-        for (size_t j = 0; j < kQuantGroup; ++j) sum += xb[j] * weights[j];
-        y[i * n_out + n] += sum;
+        for (size_t t = 0; t < kQuantGroup; ++t) sum += xb[t] * weights[t];
+        y[i * n + j] += sum;
       }
     }
   }
+}
+
+}  // namespace
+
+void qlinear_reference(int64_t bits, size_t m, size_t n, size_t k, const float* x,
+                       const uint8_t* w, float* y) {
+  qlinear_columns(bits, m, n, k, x, w, 0, n, y);
 }
 
 void qlinear_out(KernelContext& ctx, const Tensor& x, const Tensor& blocks, int64_t bits,
@@ -100,21 +117,13 @@ void qlinear_out(KernelContext& ctx, const Tensor& x, const Tensor& blocks, int6
   sizes[x.dim() - 1] = n;
   if (!resize_output(ctx, out, Span<const int64_t>(sizes, x.dim()), kOp)) return;
   const size_t m = k > 0 ? static_cast<size_t>(x.numel() / k) : 0;
-  const size_t row_bytes = static_cast<size_t>(blocks.size(1)) * quant_block_bytes(bits);
   const float* xd = x.const_data_ptr<float>();
   const uint8_t* wd = blocks.const_data_ptr<uint8_t>();
   float* yd = out.mutable_data_ptr<float>();
   // Output columns split over the pool; each task writes its own columns.
   parallel_for(ctx.thread_pool(), n, 16, [&](int64_t begin, int64_t end) {
-    float tile[64];
-    for (int64_t n0 = begin; n0 < end; ++n0) {
-      for (size_t i0 = 0; i0 < m; i0 += 64) {
-        const size_t rows = m - i0 < 64 ? m - i0 : 64;
-        qlinear_reference(bits, rows, 1, static_cast<size_t>(k), xd + i0 * k,
-                          wd + n0 * row_bytes, row_bytes, tile);
-        for (size_t i = 0; i < rows; ++i) yd[(i0 + i) * n + n0] = tile[i];
-      }
-    }
+    qlinear_columns(bits, m, static_cast<size_t>(n), static_cast<size_t>(k), xd, wd,
+                    static_cast<size_t>(begin), static_cast<size_t>(end), yd);
   });
 }
 
@@ -139,8 +148,7 @@ void qembedding_out(KernelContext& ctx, const Tensor& blocks, const Tensor& indi
   for (int d = 0; d < indices.dim(); ++d) sizes[d] = indices.size(d);
   sizes[indices.dim()] = dim;
   if (!resize_output(ctx, out, Span<const int64_t>(sizes, indices.dim() + 1), kOp)) return;
-  const size_t block = portable::quant_block_bytes(bits);
-  const size_t row_bytes = static_cast<size_t>(blocks.size(1)) * block;
+  const size_t nb = static_cast<size_t>(blocks.size(1));
   const uint8_t* table = blocks.const_data_ptr<uint8_t>();
   float* y = out.mutable_data_ptr<float>();
   for (int64_t i = 0; i < indices.numel(); ++i) {
@@ -150,8 +158,9 @@ void qembedding_out(KernelContext& ctx, const Tensor& blocks, const Tensor& indi
     EMBER_KERNEL_CHECK(ctx, index >= 0 && index < rows, "%s: index %lld is out of range [0, %lld)",
                        kOp, static_cast<long long>(index), static_cast<long long>(rows));
     for (int64_t b = 0; b < blocks.size(1); ++b) {
-      portable::dequantize_block(bits, table + index * row_bytes + b * block,
-                                 y + i * dim + b * static_cast<int64_t>(portable::kQuantGroup));
+      portable::dequantize_row_block(bits, table, static_cast<size_t>(rows), nb,
+                                     static_cast<size_t>(index), static_cast<size_t>(b),
+                                     y + i * dim + b * static_cast<int64_t>(portable::kQuantGroup));
     }
   }
 }

@@ -58,12 +58,30 @@ def test_block_formats_are_ggufs_and_hold_their_values_exactly(fmt):
     reference = gguf_quantize(weight.numpy(), qtype).reshape(6, 3, fmt.block_bytes)
     # Byte for byte what llama.cpp's reference quantizer writes, but for codes
     # that a rounding tie may send either way (then one code apart).
-    differ = (blocks.numpy() != reference).sum()
+    differ = (quant.to_gguf(blocks, fmt).numpy() != reference).sum()
     assert differ <= 2, f"{differ} bytes differ from gguf's quantizer"
     values = quant.dequantize(blocks, fmt)
     assert torch.equal(quant.quantize(values, fmt), blocks)  # exact: no error added
     bound = 0.5 * (weight.abs().max() / 127 if fmt is quant.Q8_0 else weight.max() / 7.5)
     assert float((values - weight).abs().max()) <= bound + 1e-6
+
+
+@pytest.mark.parametrize("fmt", [quant.Q4_1, quant.Q8_0], ids=lambda f: f.name)
+def test_panel_order_holds_gguf_blocks_exactly(fmt):
+    from gguf import GGMLQuantizationType
+    from gguf.quants import dequantize as gguf_dequantize
+    from gguf.quants import quantize as gguf_quantize
+
+    qtype = GGMLQuantizationType.Q4_1 if fmt is quant.Q4_1 else GGMLQuantizationType.Q8_0
+    weight = torch.randn(37, 64, generator=torch.Generator().manual_seed(4)).numpy()
+    rows = torch.from_numpy(gguf_quantize(weight, qtype).reshape(37, 2, fmt.block_bytes))
+    blocks = quant.from_gguf(rows, fmt)  # two full panels of 16 rows and one of 5
+    assert not torch.equal(blocks, rows)
+    assert torch.equal(quant.to_gguf(blocks, fmt), rows)
+    expected = torch.from_numpy(gguf_dequantize(rows.numpy(), qtype)).reshape(37, 64)
+    assert torch.equal(quant.dequantize(blocks, fmt), expected)
+    picked = torch.tensor([36, 0, 17, 31])
+    assert torch.equal(quant.dequantize_rows(blocks, fmt, picked), expected[picked])
 
 
 def test_llama_matches_transformers_across_cache_calls():

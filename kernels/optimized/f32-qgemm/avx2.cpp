@@ -1,109 +1,161 @@
 // AVX2 + FMA (+ F16C for the block scales) microkernels of the quantized
-// GEMM. A Q4_1 block's 16 code bytes give its 32 weights as 4 x 8 floats
-// (low nibbles of bytes 0-7 and 8-15: weights 0-15; high nibbles: 16-31);
-// the GEMV multiplies each into x for four output rows at once, so one load
-// of x serves four weight rows and four independent FMA chains hide latency.
+// GEMM, on whole panels of 16 rows as two halves of 8 (a lane per row). A
+// chunk holds 4 code bytes per row, so one 32-byte load gives 8 rows' codes
+// at 4 (Q8_0) or 8 (Q4_1) inputs; each input's codes come out with a shift
+// and a mask and meet that input broadcast in one FMA. Q4_1's high nibbles
+// are masked in place (16 q) and their sums scaled by 1/16 once per block,
+// which saves a shift per pair and is exact.
 #include <immintrin.h>
 
 #include "kernels/optimized/cpu_features.h"
 #include "kernels/optimized/f32-qgemm/f32_qgemm.h"
-#include "kernels/optimized/simd/avx2_math.h"
 
 namespace ember::kernels::optimized {
 namespace {
 
-using avx2::hsum;
+constexpr size_t kHalf = 8;  // rows per vector
+// Blocks ahead that the GEMV prefetches (see avx512.cpp).
+constexpr size_t kPrefetchBlocks = 8;
 
-// The 32 codes of a Q4_1 block as 4 x 8 floats (weights 0-7, 8-15, 16-23, 24-31).
-struct Codes {
-  __m256 q0, q1, q2, q3;
-};
-
-Codes q4_codes(const uint8_t* qs) {
-  // Bytes 0-7 and 8-15 widened to 32-bit lanes straight from memory: the low
-  // nibble is an AND away, the high one a shift (no byte shuffles, which
-  // would compete for the one shuffle port with the widening).
-  const __m256i a = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(qs)));
-  const __m256i c =
-      _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(qs + 8)));
-  const __m256i mask = _mm256_set1_epi32(0x0F);
-  return {_mm256_cvtepi32_ps(_mm256_and_si256(a, mask)),
-          _mm256_cvtepi32_ps(_mm256_and_si256(c, mask)),
-          _mm256_cvtepi32_ps(_mm256_srli_epi32(a, 4)),
-          _mm256_cvtepi32_ps(_mm256_srli_epi32(c, 4))};
+void prefetch_ahead(const uint8_t* at, size_t bytes) {
+  const char* ahead = reinterpret_cast<const char*>(at) + kPrefetchBlocks * bytes;
+  for (size_t line = 0; line < bytes; line += 64) _mm_prefetch(ahead + line, _MM_HINT_T0);
 }
 
-// The block's fp16 scale (lane 0) and, for Q4_1, minimum (lane 1) as floats.
-__m128 scales(const uint8_t* block) {
-  int32_t bits;
-  __builtin_memcpy(&bits, block, 4);
-  return _mm_cvtph_ps(_mm_cvtsi32_si128(bits));
+__m256i load(const uint8_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+
+// 8 fp16 values from p as floats.
+__m256 halfs(const uint8_t* p) {
+  return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
 }
 
-Codes q8_codes(const uint8_t* qs) {
-  auto load8 = [](const uint8_t* p) {
-    return _mm256_cvtepi32_ps(
-        _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))));
-  };
-  return {load8(qs), load8(qs + 8), load8(qs + 16), load8(qs + 24)};
+// Byte i of each lane of v, as its low-nibble code and as 16 x its
+// high-nibble code.
+template <int kI>
+void q4_pair(__m256i v, __m256* low, __m256* high16) {
+  const __m256i t = kI == 0 ? v : _mm256_srli_epi32(v, 8 * kI);
+  *low = _mm256_cvtepi32_ps(_mm256_and_si256(t, _mm256_set1_epi32(0x0F)));
+  *high16 = _mm256_cvtepi32_ps(_mm256_and_si256(t, _mm256_set1_epi32(0xF0)));
 }
 
-__m256 dot(const Codes& c, __m256 x0, __m256 x1, __m256 x2, __m256 x3) {
-  __m256 t = _mm256_mul_ps(c.q0, x0);
-  t = _mm256_fmadd_ps(c.q1, x1, t);
-  t = _mm256_fmadd_ps(c.q2, x2, t);
-  return _mm256_fmadd_ps(c.q3, x3, t);
+// Signed byte i of each lane of v.
+template <int kI>
+__m256 q8_code(__m256i v) {
+  const __m256i t = kI == 3 ? v : _mm256_slli_epi32(v, 24 - 8 * kI);
+  return _mm256_cvtepi32_ps(_mm256_srai_epi32(t, 24));
 }
 
-template <bool kQ4>
-void gemv(size_t nb, const float* x, const float* xsum, const uint8_t* w, size_t w_row_bytes,
-          size_t rows, float* y) {
-  constexpr size_t kBlock = kQ4 ? 20 : 34;
-  constexpr size_t kCodes = kQ4 ? 4 : 2;
-  const uint8_t* row[4];
-  for (size_t r = 0; r < 4; ++r) row[r] = w + (r < rows ? r : 0) * w_row_bytes;
-  __m256 acc[4], mins[4];
-  for (size_t r = 0; r < 4; ++r) acc[r] = mins[r] = _mm256_setzero_ps();
+// Byte i of a Q4_1 chunk for inputs xc[0..7]: low codes times xc[i] into
+// `low`, 16 x high codes times xc[4 + i] into `high`.
+template <int kI>
+void q4_step(__m256i v, const float* xc, __m256* low, __m256* high) {
+  __m256 ql, qh;
+  q4_pair<kI>(v, &ql, &qh);
+  *low = _mm256_fmadd_ps(ql, _mm256_broadcast_ss(xc + kI), *low);
+  *high = _mm256_fmadd_ps(qh, _mm256_broadcast_ss(xc + 4 + kI), *high);
+}
+
+void gemv_q4_1(size_t nb, const float* x, const float* xsum, const uint8_t* panel, size_t,
+               float* y) {
+  constexpr size_t kRows = kF32QPanelRows, kBlock = 20 * kRows;
+  __m256 acc[2] = {_mm256_setzero_ps(), _mm256_setzero_ps()};
   for (size_t b = 0; b < nb; ++b) {
+    const uint8_t* at = panel + b * kBlock;
+    prefetch_ahead(at, kBlock);
     const float* xb = x + b * 32;
-    const __m256 x0 = _mm256_loadu_ps(xb), x1 = _mm256_loadu_ps(xb + 8);
-    const __m256 x2 = _mm256_loadu_ps(xb + 16), x3 = _mm256_loadu_ps(xb + 24);
-    const __m256 sum = kQ4 ? _mm256_set1_ps(xsum[b]) : _mm256_setzero_ps();
-    for (size_t r = 0; r < 4; ++r) {
-      const uint8_t* block = row[r] + b * kBlock;
-      const Codes c = kQ4 ? q4_codes(block + kCodes) : q8_codes(block + kCodes);
-      const __m128 dm = scales(block);
-      acc[r] = _mm256_fmadd_ps(dot(c, x0, x1, x2, x3), _mm256_broadcastss_ps(dm), acc[r]);
-      // Q4_1's m * sum(x), in every lane (lane 0 is read).
-      if (kQ4) mins[r] = _mm256_fmadd_ps(_mm256_broadcastss_ps(_mm_movehdup_ps(dm)), sum, mins[r]);
+    const __m256 sum = _mm256_broadcast_ss(xsum + b);
+    for (size_t half = 0; half < 2; ++half) {
+      __m256 low = _mm256_setzero_ps(), high = _mm256_setzero_ps();
+      for (size_t c = 0; c < 4; ++c) {
+        const __m256i v = load(at + 4 * kRows + c * 4 * kRows + half * 4 * kHalf);
+        q4_step<0>(v, xb + 8 * c, &low, &high);
+        q4_step<1>(v, xb + 8 * c, &low, &high);
+        q4_step<2>(v, xb + 8 * c, &low, &high);
+        q4_step<3>(v, xb + 8 * c, &low, &high);
+      }
+      const __m256 dot = _mm256_fmadd_ps(high, _mm256_set1_ps(1.0f / 16), low);
+      acc[half] = _mm256_fmadd_ps(halfs(at + 2 * half * kHalf), dot, acc[half]);
+      acc[half] = _mm256_fmadd_ps(halfs(at + 2 * kRows + 2 * half * kHalf), sum, acc[half]);
     }
   }
-  for (size_t r = 0; r < rows; ++r) y[r] = hsum(acc[r]) + _mm256_cvtss_f32(mins[r]);
+  _mm256_storeu_ps(y, acc[0]);
+  _mm256_storeu_ps(y + kHalf, acc[1]);
 }
 
-template <bool kQ4>
-void unpack(size_t nb, const uint8_t* w, size_t w_row_bytes, size_t rows, size_t nr,
-            float* panel) {
-  constexpr size_t kBlock = kQ4 ? 20 : 34;
-  alignas(32) float values[32];
-  for (size_t r = 0; r < nr; ++r) {
-    const uint8_t* row = w + r * w_row_bytes;
-    for (size_t b = 0; b < nb; ++b) {
-      float* out = panel + b * 32 * nr + r;
-      if (r >= rows) {
-        for (size_t j = 0; j < 32; ++j) out[j * nr] = 0.0f;
-        continue;
+template <int kI>
+void q8_step(__m256i v, const float* xc, __m256* s) {
+  *s = _mm256_fmadd_ps(q8_code<kI>(v), _mm256_broadcast_ss(xc + kI), *s);
+}
+
+void gemv_q8_0(size_t nb, const float* x, const float*, const uint8_t* panel, size_t, float* y) {
+  constexpr size_t kRows = kF32QPanelRows, kBlock = 34 * kRows;
+  __m256 acc[2] = {_mm256_setzero_ps(), _mm256_setzero_ps()};
+  for (size_t b = 0; b < nb; ++b) {
+    const uint8_t* at = panel + b * kBlock;
+    prefetch_ahead(at, kBlock);
+    const float* xb = x + b * 32;
+    for (size_t half = 0; half < 2; ++half) {
+      __m256 s[2] = {_mm256_setzero_ps(), _mm256_setzero_ps()};
+      for (size_t c = 0; c < 8; ++c) {
+        const __m256i v = load(at + 2 * kRows + c * 4 * kRows + half * 4 * kHalf);
+        q8_step<0>(v, xb + 4 * c, &s[c % 2]);
+        q8_step<1>(v, xb + 4 * c, &s[c % 2]);
+        q8_step<2>(v, xb + 4 * c, &s[c % 2]);
+        q8_step<3>(v, xb + 4 * c, &s[c % 2]);
       }
-      const uint8_t* block = row + b * kBlock;
-      const Codes c = kQ4 ? q4_codes(block + 4) : q8_codes(block + 2);
-      const __m128 dm = scales(block);
-      const __m256 d = _mm256_broadcastss_ps(dm);
-      const __m256 m = kQ4 ? _mm256_broadcastss_ps(_mm_movehdup_ps(dm)) : _mm256_setzero_ps();
-      _mm256_store_ps(values, _mm256_fmadd_ps(c.q0, d, m));
-      _mm256_store_ps(values + 8, _mm256_fmadd_ps(c.q1, d, m));
-      _mm256_store_ps(values + 16, _mm256_fmadd_ps(c.q2, d, m));
-      _mm256_store_ps(values + 24, _mm256_fmadd_ps(c.q3, d, m));
-      for (size_t j = 0; j < 32; ++j) out[j * nr] = values[j];
+      acc[half] =
+          _mm256_fmadd_ps(halfs(at + 2 * half * kHalf), _mm256_add_ps(s[0], s[1]), acc[half]);
+    }
+  }
+  _mm256_storeu_ps(y, acc[0]);
+  _mm256_storeu_ps(y + kHalf, acc[1]);
+}
+
+template <int kI>
+void q4_unpack_step(__m256i v, __m256 d, __m256 d16, __m256 m, float* out, size_t nr) {
+  __m256 ql, qh;
+  q4_pair<kI>(v, &ql, &qh);
+  _mm256_storeu_ps(out + kI * nr, _mm256_fmadd_ps(ql, d, m));
+  _mm256_storeu_ps(out + (4 + kI) * nr, _mm256_fmadd_ps(qh, d16, m));
+}
+
+// Whole panels only (r0 0, 16 rows): the driver sends the rest to scalar.
+void unpack_q4_1(size_t nb, const uint8_t* blocks, size_t, size_t, size_t, size_t nr,
+                 float* out) {
+  constexpr size_t kRows = kF32QPanelRows, kBlock = 20 * kRows;
+  for (size_t b = 0; b < nb; ++b) {
+    const uint8_t* at = blocks + b * kBlock;
+    for (size_t half = 0; half < 2; ++half) {
+      const __m256 d = halfs(at + 2 * half * kHalf);
+      const __m256 d16 = _mm256_mul_ps(d, _mm256_set1_ps(1.0f / 16));
+      const __m256 m = halfs(at + 2 * kRows + 2 * half * kHalf);
+      for (size_t c = 0; c < 4; ++c) {
+        const __m256i v = load(at + 4 * kRows + c * 4 * kRows + half * 4 * kHalf);
+        float* o = out + (b * 32 + 8 * c) * nr + half * kHalf;
+        q4_unpack_step<0>(v, d, d16, m, o, nr);
+        q4_unpack_step<1>(v, d, d16, m, o, nr);
+        q4_unpack_step<2>(v, d, d16, m, o, nr);
+        q4_unpack_step<3>(v, d, d16, m, o, nr);
+      }
+    }
+  }
+}
+
+void unpack_q8_0(size_t nb, const uint8_t* blocks, size_t, size_t, size_t, size_t nr,
+                 float* out) {
+  constexpr size_t kRows = kF32QPanelRows, kBlock = 34 * kRows;
+  for (size_t b = 0; b < nb; ++b) {
+    const uint8_t* at = blocks + b * kBlock;
+    for (size_t half = 0; half < 2; ++half) {
+      const __m256 d = halfs(at + 2 * half * kHalf);
+      for (size_t c = 0; c < 8; ++c) {
+        const __m256i v = load(at + 2 * kRows + c * 4 * kRows + half * 4 * kHalf);
+        float* o = out + (b * 32 + 4 * c) * nr + half * kHalf;
+        _mm256_storeu_ps(o, _mm256_mul_ps(q8_code<0>(v), d));
+        _mm256_storeu_ps(o + nr, _mm256_mul_ps(q8_code<1>(v), d));
+        _mm256_storeu_ps(o + 2 * nr, _mm256_mul_ps(q8_code<2>(v), d));
+        _mm256_storeu_ps(o + 3 * nr, _mm256_mul_ps(q8_code<3>(v), d));
+      }
     }
   }
 }
@@ -112,7 +164,7 @@ void unpack(size_t nb, const uint8_t* w, size_t w_row_bytes, size_t rows, size_t
 
 extern const F32QGemmConfig kF32QGemmAvx2Config = {
     "avx2", kCpuAvx2 | kCpuFma | kCpuF16c | kCpuOsYmm,
-    gemv<true>, gemv<false>, unpack<true>, unpack<false>,
+    gemv_q4_1, gemv_q8_0, unpack_q4_1, unpack_q8_0,
 };
 
 }  // namespace ember::kernels::optimized

@@ -1,17 +1,18 @@
 // The weight-only quantized GEMM family: y[m, n] = sum_k x[m, k] * W[n, k]
 // with x float and W in Ember's 4-bit (Q4_1) or 8-bit (Q8_0) blocks of 32
-// weights along k (kernels/portable/llm_ops.h has the formats). The weights
-// are read in place, as the .pte stores them, and never expanded to a float
-// copy of the matrix:
-// - decode (m == 1) runs a GEMV microkernel that unpacks each block in
-//   registers and multiplies it into four output rows at once, streaming the
-//   weights once at memory speed;
+// weights along k, in panels of 16 rows (kernels/portable/llm_ops.h has the
+// format). The weights are read in place, as the .pte stores them, and never
+// expanded to a float copy of the matrix:
+// - decode (m == 1) runs a GEMV microkernel over one panel at a time: a SIMD
+//   lane per output row, so each input's 16 codes are one vector multiplied
+//   by that input broadcast, and no sum runs across lanes;
 // - prefill (m > 1) unpacks one panel of NR output columns by KC inputs at a
 //   time into a small float buffer on the task's stack and runs the f32-gemm
 //   microkernel over every row of x on it, so each weight is unpacked once
 //   per KC block and used m times.
-// One set of microkernels per ISA (scalar.cpp, avx2.cpp, neon.cpp), chosen
-// once from the CPU; qgemm.cpp drives them over the thread pool.
+// One set of microkernels per ISA (scalar.cpp, avx2.cpp, avx512.cpp,
+// neon.cpp), chosen once from the CPU; the SIMD ones take whole panels of 16
+// rows, the driver (qgemm.cpp) gives a last partial panel to the scalar ones.
 //
 // This header is included by files compiled with ISA flags, so it must
 // define no inline function (see f32_gemm.h).
@@ -28,18 +29,18 @@ namespace kernels::optimized {
 
 struct F32GemmConfig;
 
-// y[r] = sum over nb blocks of row r of W (rows w_row_bytes apart) times x,
-// for r < rows <= 4. xsum[b] is the sum of x's block b (Q4_1 adds m * xsum).
+// y[r] = sum_k x[k] W[r][k] for the h <= 16 rows of one panel (`panel`: its
+// first block; nb blocks of h rows follow). xsum[b] is the sum of x's block
+// b (Q4_1 adds m * xsum).
 using F32QGemvUkernelFn = void (*)(size_t nb, const float* x, const float* xsum,
-                                   const uint8_t* w, size_t w_row_bytes, size_t rows, float* y);
-// Dequantizes nb blocks of `rows` <= nr weight rows (rows w_row_bytes apart)
-// into a panel of nb * 32 rows of nr floats: panel[p * nr + r] = W[r][p],
-// zero for r >= rows.
-using F32QUnpackFn = void (*)(size_t nb, const uint8_t* w, size_t w_row_bytes, size_t rows,
-                              size_t nr, float* panel);
+                                   const uint8_t* panel, size_t h, float* y);
+// Dequantizes nb blocks of rows r0 .. r0 + rows - 1 of one panel of h rows
+// (`blocks`: the first block to unpack) into out[p * nr + j] = W[r0 + j][p].
+using F32QUnpackFn = void (*)(size_t nb, const uint8_t* blocks, size_t h, size_t r0,
+                              size_t rows, size_t nr, float* out);
 
 struct F32QGemmConfig {
-  const char* name;            // "scalar", "avx2", "neon"
+  const char* name;            // "scalar", "avx2", "avx512", "neon"
   uint32_t required_features;  // CpuFeature bits (cpu_features.h)
   F32QGemvUkernelFn gemv_q4_1;
   F32QGemvUkernelFn gemv_q8_0;
@@ -47,7 +48,8 @@ struct F32QGemmConfig {
   F32QUnpackFn unpack_q8_0;
 };
 
-constexpr size_t kF32QGemvMaxRows = 4;
+// Rows per panel of the weight format: what the SIMD microkernels take.
+constexpr size_t kF32QPanelRows = 16;
 // The floats of one unpacked panel block (KC inputs x NR columns, 32 KiB)
 // on the task's stack: it stays in L1 while every row tile of x runs on it.
 // KC is the largest multiple of 32 that fits for the gemm variant's NR, at
@@ -71,7 +73,7 @@ struct F32QGemmProblem {
   size_t n = 0;
   size_t k = 0;  // a multiple of 32, at most kF32QGemmMaxK
   const float* x = nullptr;  // [m, k] row-major
-  const uint8_t* w = nullptr;  // [n, k / 32] blocks
+  const uint8_t* w = nullptr;  // [n, k / 32] blocks, in panels
   float* y = nullptr;  // [m, n] row-major
 };
 

@@ -1,6 +1,7 @@
 // NEON microkernels of the quantized GEMM (AArch64: Advanced SIMD is
-// baseline). As avx2.cpp: a block's codes widened to 8 x 4 floats, four
-// output rows per GEMV pass sharing each load of x.
+// baseline). As avx2.cpp, on whole panels of 16 rows as four quarters of 4
+// (a lane per row): each chunk load gives 4 rows' codes at 4 (Q8_0) or 8
+// (Q4_1) inputs, each input's codes a shift and a mask away.
 #include <arm_neon.h>
 
 #include "kernels/optimized/cpu_features.h"
@@ -9,92 +10,134 @@
 namespace ember::kernels::optimized {
 namespace {
 
-float fp16(const uint8_t* p) {
-  uint16_t bits;
-  __builtin_memcpy(&bits, p, 2);
-  return vgetq_lane_f32(vcvt_f32_f16(vreinterpret_f16_u16(vdup_n_u16(bits))), 0);
+constexpr size_t kRows = kF32QPanelRows;
+constexpr size_t kQuarter = 4;  // rows per vector
+
+uint32x4_t load(const uint8_t* p) { return vreinterpretq_u32_u8(vld1q_u8(p)); }
+
+// 4 fp16 values from p as floats.
+float32x4_t halfs(const uint8_t* p) {
+  uint16_t bits[4];
+  __builtin_memcpy(bits, p, 8);
+  return vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(bits)));
 }
 
-// Eight vectors of four floats: the block's 32 weights in order.
-struct Codes {
-  float32x4_t q[8];
-};
-
-void widen(uint8x16_t bytes, float32x4_t* q) {
-  const uint16x8_t lo = vmovl_u8(vget_low_u8(bytes)), hi = vmovl_u8(vget_high_u8(bytes));
-  q[0] = vcvtq_f32_u32(vmovl_u16(vget_low_u16(lo)));
-  q[1] = vcvtq_f32_u32(vmovl_u16(vget_high_u16(lo)));
-  q[2] = vcvtq_f32_u32(vmovl_u16(vget_low_u16(hi)));
-  q[3] = vcvtq_f32_u32(vmovl_u16(vget_high_u16(hi)));
+template <int kI>
+void q4_pair(uint32x4_t v, float32x4_t* low, float32x4_t* high16) {
+  const uint32x4_t t = kI == 0 ? v : vshrq_n_u32(v, kI == 0 ? 1 : 8 * kI);
+  *low = vcvtq_f32_u32(vandq_u32(t, vdupq_n_u32(0x0F)));
+  *high16 = vcvtq_f32_u32(vandq_u32(t, vdupq_n_u32(0xF0)));
 }
 
-void widen_signed(int8x16_t bytes, float32x4_t* q) {
-  const int16x8_t lo = vmovl_s8(vget_low_s8(bytes)), hi = vmovl_s8(vget_high_s8(bytes));
-  q[0] = vcvtq_f32_s32(vmovl_s16(vget_low_s16(lo)));
-  q[1] = vcvtq_f32_s32(vmovl_s16(vget_high_s16(lo)));
-  q[2] = vcvtq_f32_s32(vmovl_s16(vget_low_s16(hi)));
-  q[3] = vcvtq_f32_s32(vmovl_s16(vget_high_s16(hi)));
+template <int kI>
+float32x4_t q8_code(uint32x4_t v) {
+  const int32x4_t s = vreinterpretq_s32_u32(v);
+  const int32x4_t t = kI == 3 ? s : vshlq_n_s32(s, kI == 3 ? 0 : 24 - 8 * kI);
+  return vcvtq_f32_s32(vshrq_n_s32(t, 24));
 }
 
-Codes q4_codes(const uint8_t* qs) {
-  const uint8x16_t bytes = vld1q_u8(qs);
-  Codes c;
-  widen(vandq_u8(bytes, vdupq_n_u8(0x0F)), c.q);
-  widen(vshrq_n_u8(bytes, 4), c.q + 4);
-  return c;
+template <int kI>
+void q4_step(uint32x4_t v, const float* xc, float32x4_t* low, float32x4_t* high) {
+  float32x4_t ql, qh;
+  q4_pair<kI>(v, &ql, &qh);
+  *low = vfmaq_n_f32(*low, ql, xc[kI]);
+  *high = vfmaq_n_f32(*high, qh, xc[4 + kI]);
 }
 
-Codes q8_codes(const uint8_t* qs) {
-  Codes c;
-  widen_signed(vreinterpretq_s8_u8(vld1q_u8(qs)), c.q);
-  widen_signed(vreinterpretq_s8_u8(vld1q_u8(qs + 16)), c.q + 4);
-  return c;
-}
-
-template <bool kQ4>
-void gemv(size_t nb, const float* x, const float* xsum, const uint8_t* w, size_t w_row_bytes,
-          size_t rows, float* y) {
-  constexpr size_t kBlock = kQ4 ? 20 : 34;
-  constexpr size_t kCodes = kQ4 ? 4 : 2;
-  const uint8_t* row[4];
-  for (size_t r = 0; r < 4; ++r) row[r] = w + (r < rows ? r : 0) * w_row_bytes;
-  float32x4_t acc[4] = {vdupq_n_f32(0.0f), vdupq_n_f32(0.0f), vdupq_n_f32(0.0f),
-                        vdupq_n_f32(0.0f)};
-  float mins[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+void gemv_q4_1(size_t nb, const float* x, const float* xsum, const uint8_t* panel, size_t,
+               float* y) {
+  constexpr size_t kBlock = 20 * kRows;
+  float32x4_t acc[4];
+  for (size_t g = 0; g < 4; ++g) acc[g] = vdupq_n_f32(0.0f);
   for (size_t b = 0; b < nb; ++b) {
-    float32x4_t xv[8];
-    for (size_t i = 0; i < 8; ++i) xv[i] = vld1q_f32(x + b * 32 + i * 4);
-    for (size_t r = 0; r < 4; ++r) {
-      const uint8_t* block = row[r] + b * kBlock;
-      const Codes c = kQ4 ? q4_codes(block + kCodes) : q8_codes(block + kCodes);
-      float32x4_t t = vmulq_f32(c.q[0], xv[0]);
-      for (size_t i = 1; i < 8; ++i) t = vfmaq_f32(t, c.q[i], xv[i]);
-      acc[r] = vfmaq_n_f32(acc[r], t, fp16(block));
-      if (kQ4) mins[r] += fp16(block + 2) * xsum[b];
+    const uint8_t* at = panel + b * kBlock;
+    const float* xb = x + b * 32;
+    for (size_t g = 0; g < 4; ++g) {
+      float32x4_t low = vdupq_n_f32(0.0f), high = vdupq_n_f32(0.0f);
+      for (size_t c = 0; c < 4; ++c) {
+        const uint32x4_t v = load(at + 4 * kRows + c * 4 * kRows + g * 4 * kQuarter);
+        q4_step<0>(v, xb + 8 * c, &low, &high);
+        q4_step<1>(v, xb + 8 * c, &low, &high);
+        q4_step<2>(v, xb + 8 * c, &low, &high);
+        q4_step<3>(v, xb + 8 * c, &low, &high);
+      }
+      const float32x4_t dot = vfmaq_n_f32(low, high, 1.0f / 16);
+      acc[g] = vfmaq_f32(acc[g], halfs(at + 2 * g * kQuarter), dot);
+      acc[g] = vfmaq_n_f32(acc[g], halfs(at + 2 * kRows + 2 * g * kQuarter), xsum[b]);
     }
   }
-  for (size_t r = 0; r < rows; ++r) y[r] = vaddvq_f32(acc[r]) + mins[r];
+  for (size_t g = 0; g < 4; ++g) vst1q_f32(y + g * kQuarter, acc[g]);
 }
 
-template <bool kQ4>
-void unpack(size_t nb, const uint8_t* w, size_t w_row_bytes, size_t rows, size_t nr,
-            float* panel) {
-  constexpr size_t kBlock = kQ4 ? 20 : 34;
-  float values[32];
-  for (size_t r = 0; r < nr; ++r) {
-    const uint8_t* row = w + r * w_row_bytes;
-    for (size_t b = 0; b < nb; ++b) {
-      float* out = panel + b * 32 * nr + r;
-      if (r >= rows) {
-        for (size_t j = 0; j < 32; ++j) out[j * nr] = 0.0f;
-        continue;
+void gemv_q8_0(size_t nb, const float* x, const float*, const uint8_t* panel, size_t, float* y) {
+  constexpr size_t kBlock = 34 * kRows;
+  float32x4_t acc[4];
+  for (size_t g = 0; g < 4; ++g) acc[g] = vdupq_n_f32(0.0f);
+  for (size_t b = 0; b < nb; ++b) {
+    const uint8_t* at = panel + b * kBlock;
+    const float* xb = x + b * 32;
+    for (size_t g = 0; g < 4; ++g) {
+      float32x4_t s[2] = {vdupq_n_f32(0.0f), vdupq_n_f32(0.0f)};
+      for (size_t c = 0; c < 8; ++c) {
+        const uint32x4_t v = load(at + 2 * kRows + c * 4 * kRows + g * 4 * kQuarter);
+        const float* xc = xb + 4 * c;
+        s[c % 2] = vfmaq_n_f32(s[c % 2], q8_code<0>(v), xc[0]);
+        s[c % 2] = vfmaq_n_f32(s[c % 2], q8_code<1>(v), xc[1]);
+        s[c % 2] = vfmaq_n_f32(s[c % 2], q8_code<2>(v), xc[2]);
+        s[c % 2] = vfmaq_n_f32(s[c % 2], q8_code<3>(v), xc[3]);
       }
-      const uint8_t* block = row + b * kBlock;
-      const Codes c = kQ4 ? q4_codes(block + 4) : q8_codes(block + 2);
-      const float d = fp16(block);
-      const float32x4_t m = vdupq_n_f32(kQ4 ? fp16(block + 2) : 0.0f);
-      for (size_t i = 0; i < 8; ++i) vst1q_f32(values + i * 4, vfmaq_n_f32(m, c.q[i], d));
-      for (size_t j = 0; j < 32; ++j) out[j * nr] = values[j];
+      acc[g] = vfmaq_f32(acc[g], halfs(at + 2 * g * kQuarter), vaddq_f32(s[0], s[1]));
+    }
+  }
+  for (size_t g = 0; g < 4; ++g) vst1q_f32(y + g * kQuarter, acc[g]);
+}
+
+template <int kI>
+void q4_unpack_step(uint32x4_t v, float32x4_t d, float32x4_t d16, float32x4_t m, float* out,
+                    size_t nr) {
+  float32x4_t ql, qh;
+  q4_pair<kI>(v, &ql, &qh);
+  vst1q_f32(out + kI * nr, vfmaq_f32(m, ql, d));
+  vst1q_f32(out + (4 + kI) * nr, vfmaq_f32(m, qh, d16));
+}
+
+// Whole panels only (r0 0, 16 rows): the driver sends the rest to scalar.
+void unpack_q4_1(size_t nb, const uint8_t* blocks, size_t, size_t, size_t, size_t nr,
+                 float* out) {
+  constexpr size_t kBlock = 20 * kRows;
+  for (size_t b = 0; b < nb; ++b) {
+    const uint8_t* at = blocks + b * kBlock;
+    for (size_t g = 0; g < 4; ++g) {
+      const float32x4_t d = halfs(at + 2 * g * kQuarter);
+      const float32x4_t d16 = vmulq_n_f32(d, 1.0f / 16);
+      const float32x4_t m = halfs(at + 2 * kRows + 2 * g * kQuarter);
+      for (size_t c = 0; c < 4; ++c) {
+        const uint32x4_t v = load(at + 4 * kRows + c * 4 * kRows + g * 4 * kQuarter);
+        float* o = out + (b * 32 + 8 * c) * nr + g * kQuarter;
+        q4_unpack_step<0>(v, d, d16, m, o, nr);
+        q4_unpack_step<1>(v, d, d16, m, o, nr);
+        q4_unpack_step<2>(v, d, d16, m, o, nr);
+        q4_unpack_step<3>(v, d, d16, m, o, nr);
+      }
+    }
+  }
+}
+
+void unpack_q8_0(size_t nb, const uint8_t* blocks, size_t, size_t, size_t, size_t nr,
+                 float* out) {
+  constexpr size_t kBlock = 34 * kRows;
+  for (size_t b = 0; b < nb; ++b) {
+    const uint8_t* at = blocks + b * kBlock;
+    for (size_t g = 0; g < 4; ++g) {
+      const float32x4_t d = halfs(at + 2 * g * kQuarter);
+      for (size_t c = 0; c < 8; ++c) {
+        const uint32x4_t v = load(at + 2 * kRows + c * 4 * kRows + g * 4 * kQuarter);
+        float* o = out + (b * 32 + 4 * c) * nr + g * kQuarter;
+        vst1q_f32(o, vmulq_f32(q8_code<0>(v), d));
+        vst1q_f32(o + nr, vmulq_f32(q8_code<1>(v), d));
+        vst1q_f32(o + 2 * nr, vmulq_f32(q8_code<2>(v), d));
+        vst1q_f32(o + 3 * nr, vmulq_f32(q8_code<3>(v), d));
+      }
     }
   }
 }
@@ -102,7 +145,7 @@ void unpack(size_t nb, const uint8_t* w, size_t w_row_bytes, size_t rows, size_t
 }  // namespace
 
 extern const F32QGemmConfig kF32QGemmNeonConfig = {
-    "neon", kCpuNeon, gemv<true>, gemv<false>, unpack<true>, unpack<false>,
+    "neon", kCpuNeon, gemv_q4_1, gemv_q8_0, unpack_q4_1, unpack_q8_0,
 };
 
 }  // namespace ember::kernels::optimized

@@ -1,5 +1,5 @@
 // The quantized GEMM family's variant table, start-up choice and driver.
-// Compiled without ISA flags; only the microkernels use AVX2 or NEON.
+// Compiled without ISA flags; only the microkernels use AVX2, AVX-512 or NEON.
 #include <algorithm>
 
 #include "kernels/optimized/cpu_features.h"
@@ -11,6 +11,7 @@ namespace ember::kernels::optimized {
 
 extern const F32QGemmConfig kF32QGemmScalarConfig;
 #if defined(__x86_64__)
+extern const F32QGemmConfig kF32QGemmAvx512Config;
 extern const F32QGemmConfig kF32QGemmAvx2Config;
 #endif
 #if defined(__aarch64__)
@@ -21,6 +22,7 @@ namespace {
 
 const F32QGemmConfig* const kVariants[] = {
 #if defined(__x86_64__)
+    &kF32QGemmAvx512Config,
     &kF32QGemmAvx2Config,
 #endif
 #if defined(__aarch64__)
@@ -30,27 +32,44 @@ const F32QGemmConfig* const kVariants[] = {
 };
 constexpr size_t kNumVariants = sizeof(kVariants) / sizeof(kVariants[0]);
 
-// Output rows per GEMV task chunk: enough to amortise a task, a multiple of
-// the microkernel's 4 rows.
-constexpr int64_t kGemvChunk = 32;
+// Panels per GEMV task: 32 output rows, enough to amortise a task.
+constexpr int64_t kGemvChunkPanels = 2;
+
+// The weight's panels: where panel `first` / 16 starts and how many rows it has.
+struct Panels {
+  const uint8_t* w;
+  size_t n, row_bytes, block;
+
+  size_t rows(size_t first) const { return std::min(kF32QPanelRows, n - first); }
+  // Block b of the panel whose first row is `first`.
+  const uint8_t* block_at(size_t first, size_t b) const {
+    return w + first * row_bytes + b * rows(first) * block;
+  }
+};
 
 void gemv(const F32QGemmConfig& cfg, const F32QGemmProblem& p, ThreadPool* pool) {
   const size_t nb = p.k / 32;
-  const size_t row_bytes = nb * f32_qgemm_block_bytes(p.bits);
-  const F32QGemvUkernelFn kernel = p.bits == 4 ? cfg.gemv_q4_1 : cfg.gemv_q8_0;
+  const size_t block = f32_qgemm_block_bytes(p.bits);
+  const Panels panels{p.w, p.n, nb * block, block};
+  const bool q4 = p.bits == 4;
+  const F32QGemvUkernelFn whole = q4 ? cfg.gemv_q4_1 : cfg.gemv_q8_0;
+  const F32QGemvUkernelFn partial =
+      q4 ? kF32QGemmScalarConfig.gemv_q4_1 : kF32QGemmScalarConfig.gemv_q8_0;
   float xsum[kF32QGemmMaxK / 32];
   for (size_t b = 0; b < nb; ++b) {
     float s = 0.0f;
     for (size_t j = 0; j < 32; ++j) s += p.x[b * 32 + j];
     xsum[b] = s;
   }
-  const int64_t chunks = static_cast<int64_t>((p.n + kGemvChunk - 1) / kGemvChunk);
+  const int64_t count = static_cast<int64_t>((p.n + kF32QPanelRows - 1) / kF32QPanelRows);
+  const int64_t chunks = (count + kGemvChunkPanels - 1) / kGemvChunkPanels;
   parallel_for(pool, chunks, 1, [&](int64_t begin, int64_t end) {
-    const size_t n_end = std::min(p.n, static_cast<size_t>(end) * kGemvChunk);
-    for (size_t n0 = static_cast<size_t>(begin) * kGemvChunk; n0 < n_end;
-         n0 += kF32QGemvMaxRows) {
-      const size_t rows = std::min(kF32QGemvMaxRows, n_end - n0);
-      kernel(nb, p.x, xsum, p.w + n0 * row_bytes, row_bytes, rows, p.y + n0);
+    const int64_t last = std::min(count, end * kGemvChunkPanels);
+    for (int64_t panel = begin * kGemvChunkPanels; panel < last; ++panel) {
+      const size_t first = static_cast<size_t>(panel) * kF32QPanelRows;
+      const size_t h = panels.rows(first);
+      (h == kF32QPanelRows ? whole : partial)(nb, p.x, xsum, panels.block_at(first, 0), h,
+                                              p.y + first);
     }
   });
 }
@@ -58,21 +77,37 @@ void gemv(const F32QGemmConfig& cfg, const F32QGemmProblem& p, ThreadPool* pool)
 void gemm(const F32QGemmConfig& cfg, const F32GemmConfig& g, const F32QGemmProblem& p,
           ThreadPool* pool) {
   const size_t nb = p.k / 32;
-  const size_t row_bytes = nb * f32_qgemm_block_bytes(p.bits);
-  const F32QUnpackFn unpack = p.bits == 4 ? cfg.unpack_q4_1 : cfg.unpack_q8_0;
+  const size_t block = f32_qgemm_block_bytes(p.bits);
+  const Panels panels{p.w, p.n, nb * block, block};
+  const bool q4 = p.bits == 4;
+  const F32QUnpackFn whole = q4 ? cfg.unpack_q4_1 : cfg.unpack_q8_0;
+  const F32QUnpackFn partial =
+      q4 ? kF32QGemmScalarConfig.unpack_q4_1 : kF32QGemmScalarConfig.unpack_q8_0;
   const size_t nr = g.nr, mr = g.mr;
   const size_t kc_max = std::min(kF32QGemmMaxKc, kF32QGemmPanelFloats / nr / 32 * 32);
-  const int64_t panels = static_cast<int64_t>((p.n + nr - 1) / nr);
+  const int64_t tiles = static_cast<int64_t>((p.n + nr - 1) / nr);
   F32GemmEpilogue epilogue{1.0f, 0.0f, nullptr, 0, 0};
-  parallel_for(pool, panels, 1, [&](int64_t begin, int64_t end) {
+  parallel_for(pool, tiles, 1, [&](int64_t begin, int64_t end) {
     alignas(64) float panel[kF32QGemmPanelFloats];
     for (int64_t t = begin; t < end; ++t) {
       const size_t n0 = static_cast<size_t>(t) * nr;
       const size_t cols = std::min(nr, p.n - n0);
       for (size_t k0 = 0; k0 < p.k; k0 += kc_max) {
         const size_t kc = std::min(kc_max, p.k - k0);
-        unpack(kc / 32, p.w + n0 * row_bytes + (k0 / 32) * f32_qgemm_block_bytes(p.bits),
-               row_bytes, cols, nr, panel);
+        if (cols < nr) {
+          for (size_t q = 0; q < kc; ++q) {
+            for (size_t j = cols; j < nr; ++j) panel[q * nr + j] = 0.0f;
+          }
+        }
+        // The tile's columns from each weight panel they cross.
+        for (size_t row = n0; row < n0 + cols;) {
+          const size_t first = row - row % kF32QPanelRows, h = panels.rows(first);
+          const size_t rows = std::min(first + h, n0 + cols) - row;
+          const bool full = h == kF32QPanelRows && rows == kF32QPanelRows;
+          (full ? whole : partial)(kc / 32, panels.block_at(first, k0 / 32), h, row - first, rows,
+                                   nr, panel + (row - n0));
+          row += rows;
+        }
         const uint32_t flags = (k0 > 0 ? kF32GemmAccumulate : 0u) |
                                (k0 + kc >= p.k ? kF32GemmFinal : 0u);
         for (size_t i0 = 0; i0 < p.m; i0 += mr) {

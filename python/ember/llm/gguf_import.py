@@ -2,8 +2,8 @@
 tokenizer's ids, read with the `gguf` package.
 
 Quantized tensors keep their blocks: Q4_1 and Q8_0 are Ember's 4-bit and
-8-bit formats byte for byte (ember.llm.quant), so `quant="4bit"` imports the
-file without adding error. llama.cpp's converter permutes the rows of the
+8-bit formats value for value (ember.llm.quant rearranges the bytes into
+panels of rows), so `quant="4bit"` imports the file without adding error. llama.cpp's converter permutes the rows of the
 query and key projections for its interleaved RoPE; they are permuted back
 here (whole rows, so the blocks stay exact) to Hugging Face's rotate_half
 convention, which Ember's Llama uses.
@@ -23,6 +23,7 @@ from ember.llm.llama import LlamaConfig, Weight, weight_names
 from ember.passes.graph import ExportError
 
 QUANTS = ("4bit", "8bit", "float")
+_FORMATS = {4: quant.Q4_1, 8: quant.Q8_0}
 
 _GGUF_NAMES = {
     "attention_norm": "attn_norm", "wq": "attn_q", "wk": "attn_k", "wv": "attn_v",
@@ -117,6 +118,8 @@ def read_gguf(path: str, max_context: int = 1024) -> GgufModel:
             weight = _unpermute(weight, config.n_heads)
         elif name.endswith(".wk"):
             weight = _unpermute(weight, config.n_kv_heads)
+        if isinstance(weight, tuple):  # whole rows permuted: now into Ember's panels
+            weight = quant.from_gguf(weight[0], _FORMATS[weight[1]]), weight[1]
         weights[name] = weight
     return GgufModel(config, weights, int(field("tokenizer.ggml.bos_token_id", 1)),
                      int(field("tokenizer.ggml.eos_token_id", 2)),
@@ -143,7 +146,7 @@ def convert_weights(weights: dict[str, Weight], quant_name: str) -> dict[str, We
         if isinstance(weight, torch.Tensor) and weight.dim() == 1:
             out[name] = weight
             continue
-        dense = (quant.dequantize(weight[0], quant.FORMATS["q4_1" if weight[1] == 4 else "q8_0"])
+        dense = (quant.dequantize(weight[0], _FORMATS[weight[1]])
                  if isinstance(weight, tuple) else weight)
         if quant_name == "float":
             out[name] = dense

@@ -55,9 +55,8 @@ def _qlinear(x: torch.Tensor, blocks: torch.Tensor, bits: int) -> torch.Tensor:
 
 
 def _qembedding(blocks: torch.Tensor, indices: torch.Tensor, bits: int) -> torch.Tensor:
-    fmt = block_format(bits)
-    rows = blocks[indices.reshape(-1)]
-    return quant.dequantize(rows, fmt).reshape(*indices.shape, -1)
+    rows = quant.dequantize_rows(blocks, block_format(bits), indices)
+    return rows.reshape(*indices.shape, -1)
 
 
 def _sdpa_cached(q: torch.Tensor, k_cache: torch.Tensor, v_cache: torch.Tensor,

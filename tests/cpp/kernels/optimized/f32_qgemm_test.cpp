@@ -1,9 +1,9 @@
 // Tester for the quantized GEMM family: every variant this CPU supports (with
 // every f32-gemm variant it supports, for the panel path) against the
 // portable qlinear reference, for Q4_1 and Q8_0 blocks, on edge sizes: one
-// row (GEMV) and several (panels), output counts that leave partial GEMV row
-// groups and partial panels, K of one block and K past one panel block, and
-// with a thread pool.
+// row (GEMV) and several (unpacked panels), output counts that leave partial
+// weight panels (fewer than 16 rows) and partial GEMM tiles, K of one block
+// and K past one unpacked block, and with a thread pool.
 //
 // Tolerance: both sides sum the same products of exactly representable
 // weights in float in different orders, so they differ by rounding only:
@@ -11,6 +11,7 @@
 // sums of k terms, with a margin).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -34,22 +35,24 @@ std::vector<const Config*> supported(Count count, Get get, Supported ok) {
   return out;
 }
 
-// Random blocks: scales and minimums as fp16, codes over their whole range.
+// Random blocks in panel order: scales and minimums as fp16, codes over
+// their whole range.
 std::vector<uint8_t> random_blocks(int bits, size_t n, size_t k, std::mt19937& rng) {
-  const size_t block = f32_qgemm_block_bytes(bits);
-  std::vector<uint8_t> w(n * (k / 32) * block);
+  const size_t block = f32_qgemm_block_bytes(bits), nb = k / 32;
+  std::vector<uint8_t> w(n * nb * block);
   std::uniform_real_distribution<float> scale(0.001f, 0.05f), low(-0.4f, 0.0f);
   std::uniform_int_distribution<int> byte(0, 255);
-  for (size_t b = 0; b < n * (k / 32); ++b) {
-    uint8_t* p = w.data() + b * block;
-    const uint16_t d = Half::from_float(scale(rng)), m = Half::from_float(low(rng));
-    std::memcpy(p, &d, 2);
-    size_t codes = 2;
-    if (bits == 4) {
-      std::memcpy(p + 2, &m, 2);
-      codes = 4;
+  for (size_t first = 0; first < n; first += kF32QPanelRows) {
+    const size_t h = std::min(kF32QPanelRows, n - first);
+    for (size_t b = 0; b < nb; ++b) {
+      uint8_t* at = w.data() + first * nb * block + b * h * block;
+      const size_t scales = bits == 4 ? 2 * h : h;
+      for (size_t r = 0; r < scales; ++r) {
+        const uint16_t v = Half::from_float(r < h ? scale(rng) : low(rng));
+        std::memcpy(at + 2 * r, &v, 2);
+      }
+      for (size_t j = 2 * scales; j < h * block; ++j) at[j] = static_cast<uint8_t>(byte(rng));
     }
-    for (size_t j = codes; j < block; ++j) p[j] = static_cast<uint8_t>(byte(rng));
   }
   return w;
 }
@@ -60,9 +63,8 @@ void check(int bits, size_t m, size_t n, size_t k, ThreadPool* pool) {
   std::vector<float> x(m * k);
   for (float& v : x) v = value(rng);
   const std::vector<uint8_t> w = random_blocks(bits, n, k, rng);
-  const size_t row_bytes = (k / 32) * f32_qgemm_block_bytes(bits);
   std::vector<float> want(m * n);
-  portable::qlinear_reference(bits, m, n, k, x.data(), w.data(), row_bytes, want.data());
+  portable::qlinear_reference(bits, m, n, k, x.data(), w.data(), want.data());
   // A bound on sum |x_k w_k| per row of x: |w| <= 0.05 * 15 + 0.4 (Q4_1) or
   // 0.05 * 127 (Q8_0).
   const double w_max = bits == 4 ? 1.15 : 6.35;
@@ -108,7 +110,7 @@ TEST(F32QGemm, GemvMatchesReference) {
 TEST(F32QGemm, PanelsMatchReference) {
   for (int bits : {4, 8}) {
     for (size_t m : {2, 5, 7, 13}) {
-      for (size_t n : {1, 8, 17, 40}) {
+      for (size_t n : {1, 8, 17, 40, 48}) {
         for (size_t k : {32, 288, 544}) check(bits, m, n, k, nullptr);
       }
     }
