@@ -38,7 +38,11 @@ constexpr int64_t kGemvChunkPanels = 2;
 // The weight's panels: where panel `first` / 16 starts and how many rows it has.
 struct Panels {
   const uint8_t* w;
-  size_t n, row_bytes, block;
+  size_t n, nb, block, row_bytes;
+
+  explicit Panels(const F32QGemmProblem& p)
+      : w(p.w), n(p.n), nb(p.k / 32), block(f32_qgemm_block_bytes(p.bits)),
+        row_bytes(nb * block) {}
 
   size_t rows(size_t first) const { return std::min(kF32QPanelRows, n - first); }
   // Block b of the panel whose first row is `first`.
@@ -48,9 +52,8 @@ struct Panels {
 };
 
 void gemv(const F32QGemmConfig& cfg, const F32QGemmProblem& p, ThreadPool* pool) {
-  const size_t nb = p.k / 32;
-  const size_t block = f32_qgemm_block_bytes(p.bits);
-  const Panels panels{p.w, p.n, nb * block, block};
+  const Panels panels(p);
+  const size_t nb = panels.nb;
   const bool q4 = p.bits == 4;
   const F32QGemvUkernelFn whole = q4 ? cfg.gemv_q4_1 : cfg.gemv_q8_0;
   const F32QGemvUkernelFn partial =
@@ -76,9 +79,7 @@ void gemv(const F32QGemmConfig& cfg, const F32QGemmProblem& p, ThreadPool* pool)
 
 void gemm(const F32QGemmConfig& cfg, const F32GemmConfig& g, const F32QGemmProblem& p,
           ThreadPool* pool) {
-  const size_t nb = p.k / 32;
-  const size_t block = f32_qgemm_block_bytes(p.bits);
-  const Panels panels{p.w, p.n, nb * block, block};
+  const Panels panels(p);
   const bool q4 = p.bits == 4;
   const F32QUnpackFn whole = q4 ? cfg.unpack_q4_1 : cfg.unpack_q8_0;
   const F32QUnpackFn partial =
