@@ -92,6 +92,20 @@ def ember_perplexity(path: str, ids: list[int]) -> float:
     return math.exp(total / (len(ids) - 1))
 
 
+_NOTES = """\
+- The roofline is what one core's read bandwidth (measured in this run) allows:
+  bytes a decode step reads (every weight once, the tied embedding as the
+  output head, the KV cache at the middle of the decode) over that bandwidth.
+  Two threads read faster than one core, so their share can pass 100%.
+- Perplexity: tests/python/data/llm_text.txt (256 tokens), one token per call.
+  Ember's 4-bit program computes in float with the file's exact weight values,
+  so its perplexity is the float program's; llama.cpp rounds the activations
+  to int8 (Q8_1) for its dot products and keeps the KV cache in fp16.
+- Peak RSS is each process's own (VmHWM); llama.cpp's includes its Python
+  binding. The .pte holds the KV cache's initial values (zeros) in its
+  mutable segment, which is why it is larger than the GGUF file."""
+
+
 def _ppl(value: float | None) -> str:
     return "" if value is None else f"{value:.3f}"
 
@@ -195,7 +209,9 @@ def main() -> int:
     print(table)
     if args.markdown:
         with open(args.markdown, "w") as f:
-            f.write("# LLM benchmark\n\n" + table + "\n")
+            command = " ".join([".venv/bin/python bench/llm_bench.py", *sys.argv[1:]])
+            f.write(f"# LLM benchmark\n\n`{command}` (`make bench-llm`)\n\n{table}\n\n"
+                    f"{_NOTES}\n")
     return 0
 
 
