@@ -73,6 +73,28 @@ class KvCache(torch.nn.Module):
         return self.cache.sum(dim=1)
 
 
+class QuantizedLm(torch.nn.Module):
+    """An 8-bit quantized embedding and 4-bit and 8-bit linears (Ember's
+    Q4_1 / Q8_0 blocks in panels of 16 rows, with a partial last panel): the
+    weight layout of ember::qembedding and ember::qlinear."""
+
+    def __init__(self):
+        super().__init__()
+        from ember.llm import llama, quant
+
+        g = torch.Generator().manual_seed(7)
+        table = torch.randn(37, 64, generator=g) * 0.2
+        self.embedding = llama.QuantEmbedding(quant.quantize(table, quant.Q8_0), 8)
+        self.up = llama.QuantLinear(quant.quantize(torch.randn(40, 64, generator=g) * 0.2,
+                                                   quant.Q4_1), 4)
+        self.down = llama.QuantLinear(quant.quantize(torch.randn(24, 64, generator=g) * 0.2,
+                                                     quant.Q8_0), 8)
+
+    def forward(self, tokens):
+        h = self.embedding(tokens)
+        return self.down(torch.nn.functional.pad(torch.relu(self.up(h)), (0, 24)))
+
+
 def _tiny_mlp():
     return models.seeded(lambda: models.MLP(in_features=8, hidden=16, out_features=4))
 
@@ -136,6 +158,11 @@ def main() -> None:
     step = [torch.randn(1, 2, 4), torch.tensor([1, 4])]
     program = ember.export(copy.deepcopy(cache), tuple(step), backends=())
     _save("et12_v0_ember_kv_cache", program.buffer, cache, step)
+
+    lm = QuantizedLm().eval()
+    ids = torch.tensor([[3, 36, 0, 17, 31]])
+    _save("et12_v0_ember_qlinear", ember.export(lm, (ids,), backends=()).buffer, lm, [ids])
+    _save("et12_v0_ember_cpu_backend_qlinear", ember.export(lm, (ids,)).buffer, lm, [ids])
 
     # A delegate segment, for the test backend (tests/backend): loaded by
     # tests/python/test_delegation.py through ember_run_test_backend.
