@@ -764,6 +764,14 @@ spec("eigh", _eigh_unsigned,
      _la_cases(lambda d, g, b: (_spd(d, g, batch=b),)), _LA, 64, aten=("_linalg_eigh.default",))
 spec("eigvalsh_upper", lambda a: torch.linalg.eigvalsh(a, UPLO="U"),
      {"rand": lambda d, g: (make((5, 5), d, g),)}, _LA, 16)
+spec("eigvalsh_complex_diagonal", lambda a: torch.linalg.eigvalsh(a, UPLO="L"),
+     {"rand": lambda d, g: (make((4, 4), d, g),)}, (torch.complex64, torch.complex128), 16)
+# Factories whose sizes come from the input's shape (the input only sets them).
+spec("tril_indices", lambda x: torch.tril_indices(x.shape[0], x.shape[1], offset=1),
+     {"rand": lambda d, g: (make((5, 4), d, g),)}, (f32,))
+spec("triu_indices", lambda x: torch.triu_indices(x.shape[0], x.shape[1], offset=-2),
+     {"rand": lambda d, g: (make((4, 6), d, g),), "empty": lambda d, g: (make((0, 3), d, g),)},
+     (f32,))
 spec("lu_factor", lambda a: tuple(torch.linalg.lu_factor(a)),
      _la_cases(lambda d, g, b: (make((*b, 4, 4), d, g),)), _LA, 16)
 spec("lu_factor_rect", lambda a: tuple(torch.linalg.lu_factor(a)),

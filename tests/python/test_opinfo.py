@@ -81,13 +81,10 @@ KNOWN_FAILURES: dict[Any, str] = {
     'hash_tensor': 'no kernel for aten::hash_tensor.out',
     'histogramdd': 'no kernel for aten::_histogramdd_bin_edges.out',
     'linalg.eig': 'no kernel for aten::linalg_eig.out',
-    ('linalg.eigh', 'complex64'): 'AssertionError: output 0: max error 5.511e-02 > 1.478e-04',
     'linalg.eigvals': 'no kernel for aten::linalg_eig.out',
-    ('linalg.eigvalsh', 'complex64'): 'AssertionError: output 0: max error 5.511e-02 > 1.478e-04',
     'linalg.ldl_factor': 'no kernel for aten::linalg_ldl_factor_ex.out',
     'linalg.ldl_factor_ex': 'no kernel for aten::linalg_ldl_factor_ex.out',
     'linalg.ldl_solve': 'no kernel for aten::linalg_ldl_solve.out',
-    ('linalg.pinv.hermitian', 'complex64'): 'AssertionError: output 0: max error 1.105e+00 > 2.546e-04',
     ('linspace', 'uint8'): 'AssertionError: output 0: values differ',
     'nn.functional.embedding': 'ExportError: the model mutates its input tensors_10; mutate a registered buffer instead, or return the new value',
     'nn.functional.embedding_bag': 'ExportError: the model mutates its input tensors_28; mutate a registered buffer instead, or return the new value',
@@ -104,8 +101,6 @@ KNOWN_FAILURES: dict[Any, str] = {
     ('topk', 'int32'): 'AssertionError: output 1: values differ',
     ('topk', 'int64'): 'AssertionError: output 1: values differ',
     ('topk', 'uint8'): 'AssertionError: output 1: values differ',
-    'tril_indices': 'no kernel for aten::tril_indices.out',
-    'triu_indices': 'no kernel for aten::triu_indices.out',
     'unique_consecutive': 'ValueError: forward failed: InvalidArgument: instruction 60 (aten::unique_consecutive.out) failed: unique_consecutive.out: output cannot take the resu',
 }
 

@@ -227,6 +227,9 @@ template <typename S>
 void eigh(S* a, int64_t n, double* w, S* v) {
   for (int64_t i = 0; i < n; ++i) {
     for (int64_t j = 0; j < n; ++j) at(v, n, i, j) = S(i == j ? 1.0 : 0.0);
+    // A Hermitian matrix's diagonal is real: LAPACK (and so torch) reads only
+    // its real part, and an imaginary one would break the rotations' algebra.
+    at(a, n, i, i) = S(real_of(at(a, n, i, i)));
   }
   for (int sweep = 0; sweep < 100; ++sweep) {
     double off = 0, total = 0;

@@ -54,7 +54,8 @@ void apply_q(const S* a, int64_t m, int64_t n, const S* tau, int64_t k, S* c, in
              bool adjoint);
 
 // Eigenvalues (ascending) and orthonormal eigenvectors (the columns of v, n x
-// n) of the Hermitian n x n `a` (destroyed), by cyclic Jacobi rotations.
+// n) of the Hermitian n x n `a` (destroyed; the real part of its diagonal is
+// read), by cyclic Jacobi rotations.
 template <typename S>
 void eigh(S* a, int64_t n, double* w, S* v);
 
