@@ -43,6 +43,11 @@ CASES = {
                    lambda: (torch.randint(0, 2, (8, 2)),)),
     "unique_consecutive": (lambda x: torch.unique_consecutive(x, return_counts=True),
                            lambda: (torch.randint(0, 3, (16,)),)),
+    # A negative dim, whose output shapes torch 2.13's meta function gets
+    # wrong (ember.passes.data_dependent puts them right).
+    "unique_consecutive_last_dim": (
+        lambda x: torch.unique_consecutive(x, dim=-1, return_inverse=True, return_counts=True),
+        lambda: (torch.randint(0, 2, (2, 9)),)),
     "bincount_uint8": (torch.bincount, lambda: (torch.randint(0, 9, (30,), dtype=torch.uint8),)),
 }
 
@@ -69,6 +74,12 @@ def test_the_plan_reserves_the_op_bound(tmp_pte):
     assert module.planned_bytes >= 20 * 8
     all_distinct = torch.arange(20)
     assert torch.equal(torch.as_tensor(module.forward(all_distinct)), all_distinct)
+
+
+def test_unique_consecutive_last_dim_read_by_another_op_is_refused_clearly():
+    with pytest.raises(ExportError, match="dim=0"):
+        ember.export(Fn(lambda x: torch.unique_consecutive(x, dim=-1) * 2),
+                     (torch.randint(0, 3, (8,)),), backends=())
 
 
 def test_unbounded_size_says_how_to_bound_it():

@@ -101,7 +101,6 @@ KNOWN_FAILURES: dict[Any, str] = {
     ('topk', 'int32'): 'AssertionError: output 1: values differ',
     ('topk', 'int64'): 'AssertionError: output 1: values differ',
     ('topk', 'uint8'): 'AssertionError: output 1: values differ',
-    'unique_consecutive': 'ValueError: forward failed: InvalidArgument: instruction 60 (aten::unique_consecutive.out) failed: unique_consecutive.out: output cannot take the resu',
 }
 
 

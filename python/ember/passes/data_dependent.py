@@ -14,6 +14,7 @@ in the emitter, with a message that says how to bound it.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -22,7 +23,7 @@ import torch
 from torch.fx import Node
 from torch.utils._sympy.value_ranges import ValueRanges, bound_sympy
 
-from ember.passes.graph import ProgramGraph, all_graphs
+from ember.passes.graph import ExportError, ProgramGraph, all_graphs
 
 aten = torch.ops.aten
 
@@ -140,10 +141,55 @@ def _unbacked_symbols(node: Node) -> list[sympy.Symbol]:
     return symbols
 
 
+def _unique_consecutive_with_negative_dim(node: Node) -> None:
+    """torch 2.13's meta function of unique_consecutive does not normalize a
+    negative dim: for dim=-1 on [5] it gives values [u0, 5] and counts [5]
+    where the op returns [u0] and [u0], so memory would be planned at the
+    wrong rank. The dim and the three outputs' shapes are put right here
+    (values: the input's shape with u0 at dim; inverse: [size at dim];
+    counts: [u0]); a value that other ops then read was shape-propagated from
+    the wrong one, which export refuses rather than plan."""
+    from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
+
+    args = list(node.args)
+    dim = args[3] if len(args) > 3 else node.kwargs.get("dim")
+    fake = _fake(node.args[0])
+    outputs = node.meta.get("val")
+    if not isinstance(dim, int) or dim >= 0 or fake is None or fake.dim() == 0 or \
+            not isinstance(outputs, (tuple, list)) or len(outputs) != 3:
+        return
+    d = dim + fake.dim()
+    length = next((size for size in outputs[0].shape if isinstance(size, torch.SymInt)
+                   and free_unbacked_symbols(size.node.expr)), None)
+    if length is None:
+        return
+    sizes = list(fake.shape)
+    values = outputs[0].new_empty([*sizes[:d], length, *sizes[d + 1:]])
+    fixed = (values, outputs[1].new_empty([sizes[d]]), outputs[2].new_empty([length]))
+    for user in node.users:
+        if user.target is not operator.getitem:
+            continue
+        # What reads the value: the program's output, or its length u0 (the
+        # same symbol, at the same place) for torch's size checks.
+        if any(u.op != "output" and u.target is not aten.sym_size.int for u in user.users):
+            raise ExportError(
+                f"{node.name}: unique_consecutive with dim={dim} gets wrong output shapes from "
+                f"torch's meta function; pass dim={d} (the same dim, counted from the front)")
+        user.meta["val"] = fixed[user.args[1]]
+    node.meta["val"] = fixed
+    if len(args) > 3:
+        args[3] = d
+        node.args = tuple(args)
+    else:
+        node.kwargs = {**node.kwargs, "dim": d}
+
+
 def bound_data_dependent_sizes(program: ProgramGraph) -> ProgramGraph:
     ranges = program.range_constraints
     for module in all_graphs(program):
         for node in module.graph.nodes:
+            if node.op == "call_function" and node.target is aten.unique_consecutive.default:
+                _unique_consecutive_with_negative_dim(node)
             bound_of = BOUNDS.get(node.target) if node.op == "call_function" else None
             if bound_of is None:
                 continue
