@@ -37,10 +37,12 @@ inline const int8_t* translate(const int8_t* p, size_t offset, const int8_t* zer
 struct Requant {
   __m512 low, high;
   __m512i zero;
+  __m512i order;  // the dwords of the packed bytes in channel order (tile)
   explicit Requant(const Qs8RequantParams& p)
       : low(_mm512_set1_ps(static_cast<float>(p.min - p.zero))),
         high(_mm512_set1_ps(static_cast<float>(p.max - p.zero))),
-        zero(_mm512_set1_epi32(p.zero)) {}
+        zero(_mm512_set1_epi32(p.zero)),
+        order(_mm512_setr_epi32(0, 4, 1, 5, 8, 12, 9, 13, 0, 0, 0, 0, 0, 0, 0, 0)) {}
 };
 
 // One tile of one pixel: the channels of `mask` (all 32, or a tail), tap t's
@@ -78,11 +80,15 @@ __attribute__((always_inline)) inline void tile(size_t nt, In in, const uint8_t*
   __m512 f1 = _mm512_mul_ps(_mm512_cvtepi32_ps(acc1), _mm512_loadu_ps(scale + 16));
   f0 = _mm512_min_ps(_mm512_max_ps(f0, low), high);
   f1 = _mm512_min_ps(_mm512_max_ps(f1, low), high);
-  const __m128i b0 = _mm512_cvtepi32_epi8(_mm512_add_epi32(_mm512_cvtps_epi32(f0), zero));
-  const __m128i b1 = _mm512_cvtepi32_epi8(_mm512_add_epi32(_mm512_cvtps_epi32(f1), zero));
-  // b0 holds channels [0-7, 16-23], b1 [8-15, 24-31].
-  const __m256i bytes = _mm256_inserti128_si256(
-      _mm256_castsi128_si256(_mm_unpacklo_epi64(b0, b1)), _mm_unpackhi_epi64(b0, b1), 1);
+  const __m512i q0 = _mm512_add_epi32(_mm512_cvtps_epi32(f0), zero);
+  const __m512i q1 = _mm512_add_epi32(_mm512_cvtps_epi32(f1), zero);
+  // q0 holds channels [0-7, 16-23], q1 [8-15, 24-31]. Two in-lane packs (no
+  // saturation: the values are in range) leave each 128-bit lane's first
+  // two dwords as 4 channels of q0 then 4 of q1 (lane 0: 0-3, 8-11; lane 1:
+  // 4-7, 12-15; ...); one dword permute puts the 32 bytes in order.
+  const __m512i words = _mm512_packs_epi32(q0, q1);
+  const __m256i bytes = _mm512_castsi512_si256(
+      _mm512_permutexvar_epi32(rq.order, _mm512_packs_epi16(words, words)));
   if (mask == 0xFFFFFFFFu) {
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), bytes);
   } else {
