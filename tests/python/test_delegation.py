@@ -136,3 +136,26 @@ def test_delegated_golden_keeps_loading(tmp_path):
     run_with_test_backend(tmp_path, GOLDEN + ".pte", inputs, threads=2)
     assert_matches_eager(torch.from_numpy(np.load(tmp_path / "output_0.npy")),
                          torch.from_numpy(data["expected_0"]), atol=1e-5)
+
+
+class _GroupingBackend(TestBackend):
+    """Lowers the first mul and the add after the linear only together: a
+    subgraph holding both would need the linear, which it declines, inside."""
+
+    def fused_groups(self, program):
+        muls = [n for n in program.graph.nodes if n.target is torch.ops.aten.mul.Tensor]
+        adds = [n for n in program.graph.nodes if n.target is torch.ops.aten.add.Tensor]
+        return [{muls[0], adds[-2]}]
+
+
+def test_a_fused_group_that_cannot_be_whole_stays_portable():
+    torch.manual_seed(0)
+    model = Residual().eval()
+    inputs = (torch.randn(64, 128), torch.randn(64, 128))
+    program = ember.export(model, inputs, backends=[_GroupingBackend()])
+    rows = {p.node: p for p in program.placements}
+    grouped = [rows[name] for name in ("mul", "add_1")]
+    assert [p.where for p in grouped] == ["portable", "portable"], program.report()
+    assert all("fused pattern" in p.why_not_delegated["EmberTestBackend"] for p in grouped)
+    # The rest is delegated as without the group.
+    assert rows["relu"].where == "EmberTestBackend" and rows["add_2"].where == "EmberTestBackend"

@@ -32,6 +32,12 @@ class Backend(abc.ABC):
         """None when this backend can run `node`, else a short reason why not
         (shown in the export report)."""
 
+    def fused_groups(self, program: ProgramGraph) -> list[set[Node]]:
+        """Sets of claimed nodes this backend lowers only together (a pattern
+        it runs as one op): the partitioner puts each set in one subgraph, or
+        leaves it to the portable kernels. No groups by default."""
+        return []
+
     @abc.abstractmethod
     def preprocess(self, subgraph: ProgramGraph, compile_specs: Mapping[str, bytes]) -> bytes:
         """The blob the runtime side gets at init for `subgraph`: a graph whose

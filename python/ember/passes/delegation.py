@@ -125,12 +125,11 @@ def partition(program: ProgramGraph, backend: Backend,
         claimed.update(u for u in node.users if u.target is operator.getitem)
     if not claimed:
         return []
-    partitioner = CapabilityBasedPartitioner(program.module, _Claimed(claimed),
-                                             allows_single_node_partition=True)
     order = {node: i for i, node in enumerate(program.graph.nodes)}
     groups = []
-    for found in partitioner.propose_partitions():
-        nodes = sorted(found.nodes, key=order.__getitem__)
+    for found in _partitions(program, claimed, backend.fused_groups(program), placements,
+                             backend.id):
+        nodes = sorted(found, key=order.__getitem__)
         if not any(is_kernel_call(n) for n in nodes):
             continue
         for node in nodes:
@@ -138,6 +137,67 @@ def partition(program: ProgramGraph, backend: Backend,
                 placements[node].where = backend.id
         groups.append(nodes)
     return groups
+
+
+def _partitions(program: ProgramGraph, claimed: set[Node], fused: list[set[Node]],
+                placements: dict[Node, Placement], backend_id: str) -> list[set[Node]]:
+    """torch's partitioner's subgraphs of `claimed`, with each fused group in
+    one of them: the partitioner knows nothing of groups and may split one
+    (q, k and v linears sharing one quantization, cut by a mask op between
+    them). A split group moves whole into the subgraph holding most of it;
+    where that would make a cycle, its nodes go back to the portable kernels."""
+    fused = [group for group in fused if group <= claimed]
+    while True:
+        partitioner = CapabilityBasedPartitioner(program.module, _Claimed(claimed),
+                                                 allows_single_node_partition=True)
+        found = [set(p.nodes) for p in partitioner.propose_partitions()]
+        split = [g for g in fused if not any(g <= p for p in found)]
+        if not split:
+            return found
+        for group in split:
+            holders = [p for p in found if p & group]
+            target = max(holders, key=lambda p: len(p & group))
+            for p in holders:
+                p -= group
+            target |= group
+        found = [p for p in found if p]
+        if _acyclic(program.graph, found):
+            return found
+        for group in split:
+            claimed -= group
+            fused.remove(group)
+            for node in group:
+                if node in placements:
+                    placements[node].why_not_delegated[backend_id] = (
+                        "its fused pattern does not fit in one delegated subgraph")
+
+
+def _acyclic(graph: torch.fx.Graph, partitions: list[set[Node]]) -> bool:
+    """Whether the graph stays acyclic with each partition contracted to one node."""
+    where = {node: i for i, p in enumerate(partitions) for node in p}
+
+    def vertex(node: Node) -> object:
+        return ("partition", where[node]) if node in where else node
+
+    edges: dict[object, set[object]] = {}
+    indegree: dict[object, int] = {vertex(node): 0 for node in graph.nodes}
+    for node in graph.nodes:
+        v = vertex(node)
+        for source in node.all_input_nodes:
+            u = vertex(source)
+            if u != v and v not in edges.setdefault(u, set()):
+                edges[u].add(v)
+                indegree[v] += 1
+    ready = [v for v, count in indegree.items() if count == 0]
+    visited = 0
+    while ready:
+        u = ready.pop()
+        visited += 1
+        for v in edges.get(u, ()):
+            indegree[v] -= 1
+            if indegree[v] == 0:
+                ready.append(v)
+    return visited == len(indegree)
 
 
 def lower(program: ProgramGraph, backend: Backend, nodes: list[Node]) -> Node:

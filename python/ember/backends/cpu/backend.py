@@ -40,5 +40,8 @@ class CpuBackend(Backend):
         reason = check_op_support(node, lowering.SUPPORT)
         return reason if reason is not None else lowering.check_constant_args(node, program)
 
+    def fused_groups(self, program: ProgramGraph) -> list[set[Node]]:
+        return [group for find in lowering.GROUPS for group in find(program)]
+
     def preprocess(self, subgraph: ProgramGraph, compile_specs: Mapping[str, bytes]) -> bytes:
         return lowering.lower(subgraph)

@@ -136,16 +136,29 @@ class Builder:
         return self.value(data.shape, kind=ValueKind.ValueKind.Constant,
                           index=len(self.constants) - 1)
 
+    def raw_constant(self, tensor: torch.Tensor, dtype: int) -> int:
+        """A constant stored as its own bytes (int8 weights stay one byte each)."""
+        data = tensor.detach().contiguous()
+        self.constants.append(data.numpy().tobytes())
+        return self.value(list(data.shape), kind=ValueKind.ValueKind.Constant,
+                          index=len(self.constants) - 1, dtype=dtype)
+
     def input(self, node: Any) -> int:
-        if isinstance(node, Node) and self.subgraph.is_constant(node):
-            if node not in self.of_node:
-                self.of_node[node] = self.constant(self.subgraph.constant(node))
-            return self.of_node[node]
-        if isinstance(node, Node) and node not in self.of_node and STATIC in node.meta:
-            # A value computed at export (ops_static.py): a constant, stored
-            # only when some op reads it.
-            self.of_node[node] = self.constant(node.meta[STATIC])
+        if isinstance(node, Node) and node not in self.of_node:
+            if self.subgraph.is_constant(node):
+                self.of_node[node] = self._read_constant(self.subgraph.constant(node))
+            elif STATIC in node.meta:
+                # A value computed at export (ops_static.py): a constant,
+                # stored only when some op reads it.
+                self.of_node[node] = self._read_constant(node.meta[STATIC])
         return self.of_node[node]
+
+    def _read_constant(self, tensor: torch.Tensor) -> int:
+        """A constant an op reads: int8 ones (a quantized position embedding,
+        folded at export) stay int8 for the int8 ops, the rest are float32."""
+        if tensor.dtype == torch.int8 and torch.int8 in DTYPES:
+            return self.raw_constant(tensor, DTYPES[torch.int8])
+        return self.constant(tensor)
 
     def op(self, params_type: int, params: Any, inputs: list[int], out: int,
            clamp: tuple[float, float] | None = None) -> None:
@@ -345,6 +358,9 @@ def clamp_bounds(node: Node) -> tuple[float, float]:
 # of such a pattern, whatever SUPPORT says of the node on its own.
 FUSIONS: list[Callable[[ProgramGraph], dict[Node, Callable[[Builder, Node], int] | None]]] = []
 CLAIMS: list[Callable[[Node, ProgramGraph], bool]] = []
+# GROUPS: functions program -> the node sets of its patterns that must be
+# delegated whole (Backend.fused_groups): a finder only sees its subgraph.
+GROUPS: list[Callable[[ProgramGraph], list[set[Node]]]] = []
 
 # target -> function(builder, node) -> the output value id, and what the
 # backend claims of it. Each op family (ops_*.py) registers its ops with

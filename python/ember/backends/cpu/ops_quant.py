@@ -50,7 +50,6 @@ from ember.cpu_fb import (
     Qs8Conv2d,
     Qs8Convert,
     Qs8Linear,
-    ValueKind,
 )
 from ember.passes.graph import ProgramGraph
 
@@ -318,10 +317,10 @@ def _dynamic_linear_unit(node: Node, is_constant: IsConstant,
         params.bits, params.groupSize = bits, group
         if unpack is not None:
             packed = constant(unpack.args[0])
-            params.weight = _raw_constant(b, packed.view(torch.int8), INT8)
+            params.weight = b.raw_constant(packed.view(torch.int8), INT8)
             params.weightScales = b.constant(constant(weight.args[1]))
         else:
-            params.weight = _raw_constant(b, constant(weight.args[0]), INT8)
+            params.weight = b.raw_constant(constant(weight.args[0]), INT8)
             params.weightScales = b.constant(constant(weight.args[1]))
         params.bias = b.input(bias) if bias is not None else -1
         xv = b.in_layout(b.input(source), PLAIN)
@@ -339,7 +338,7 @@ def _dynamic_linear_unit(node: Node, is_constant: IsConstant,
 def _weights(b: Builder, params: Any, weight: Node, bias: Any,
              constant: Callable[[Node], torch.Tensor]) -> None:
     w, scales = weight.args[:2]
-    params.weight = _raw_constant(b, constant(w), INT8)
+    params.weight = b.raw_constant(constant(w), INT8)
     params.weightScales = b.constant(constant(scales))
     params.bias = b.input(bias) if bias is not None else -1
 
@@ -351,14 +350,6 @@ def _requant(params: Any, qin: QParams, qout: QParams | None, clamp: Node | None
         params.outMin, params.outMax = _output_range(clamp, qout)
     else:
         params.outputScale = 1.0
-
-
-def _raw_constant(b: Builder, tensor: torch.Tensor, dtype: int) -> int:
-    """A constant stored as its own bytes (int8 weights stay one byte each)."""
-    data = tensor.detach().contiguous()
-    b.constants.append(data.numpy().tobytes())
-    return b.value(list(data.shape), kind=ValueKind.ValueKind.Constant,
-                   index=len(b.constants) - 1, dtype=dtype)
 
 
 _UNITS = {
@@ -411,8 +402,22 @@ def claims(node: Node, program: ProgramGraph) -> bool:
     return node in _claimed[2]
 
 
+def groups(program: ProgramGraph) -> list[set[Node]]:
+    """The units' nodes, units that share nodes (one per-token quantization
+    read by q, k and v) merged: a subgraph must hold all of them to lower any."""
+    merged: list[set[Node]] = []
+    for unit in units(program.graph, program.is_constant, program.constant):
+        group = set(unit.nodes)
+        for other in [m for m in merged if m & group]:
+            group |= other
+            merged.remove(other)
+        merged.append(group)
+    return merged
+
+
 lowering.FUSIONS.append(find)
 lowering.CLAIMS.append(claims)
+lowering.GROUPS.append(groups)
 
 
 # --- the conversions left over: float <-> int8 around float ops ---

@@ -6,8 +6,8 @@ that start at creation ops with no inputs at all (arange, full,
 scalar_tensor): a rotary embedding's cos and sin tables, the attention masks
 HF builds from arange. Such nodes are claimed and lowered to nothing; a
 consumer that reads one gets its value as a constant (lowering.Builder.input;
-float32 values only, so an integer or boolean step is claimed only where
-nothing else reads it). A delegate input nothing reads is dropped.
+float32 and int8 values only, so an integer or boolean step is claimed only
+where nothing else reads it). A delegate input nothing reads is dropped.
 """
 
 from __future__ import annotations
@@ -74,6 +74,8 @@ def _static_nodes(program: ProgramGraph) -> set[Node]:
             found.add(node)
         elif node.users and all(user in found for user in node.users):
             found.add(node)
+            if value.dtype == torch.int8:  # an int8 unit may read it (Builder.input)
+                node.meta[STATIC] = value.contiguous()
         if node in found:
             node.meta[CLAIMED] = True
     _SCANS[graph] = (count, found)
