@@ -109,3 +109,42 @@ def test_channels_last_model_exported_by_ember(tmp_pte):
     ember.export(model, (x,), backends=()).save(tmp_pte)
     with torch.no_grad():
         assert_matches_eager(ember.runtime.load(tmp_pte).forward(x), model(x))
+
+
+# ExecuTorch's quantized kernels register the quantized_decomposed
+# out-variants that ember.quantize declares too, so they load in a process
+# that has not imported Ember: the program and its inputs travel as files.
+_RUN_ON_EXECUTORCH_QUANTIZED = """
+import sys, torch
+import executorch.kernels.quantized  # noqa: F401  (registers the quantized kernels)
+from executorch.runtime import Runtime
+program, inputs, output = sys.argv[1:4]
+with open(program, "rb") as f:
+    loaded = Runtime.get().load_program(f.read())  # the method needs it alive
+torch.save(loaded.load_method("forward").execute(list(torch.load(inputs)))[0], output)
+"""
+
+
+@pytest.mark.parametrize("scheme", ["int8", "int8-dynamic", "int8-weight"])
+def test_ember_int8_program_with_quantized_tables_runs_on_executorch(scheme, tmp_path):
+    """Quantized embedding tables are ExecuTorch's embedding_byte, so an int8
+    program (portable) runs on ExecuTorch's quantized kernels as on Ember's."""
+    import subprocess
+    import sys
+
+    from test_quantize import EmbeddingBag, _seeded
+
+    model = _seeded(EmbeddingBag)
+    ids = torch.randint(0, 2000, (2, 16), generator=torch.Generator().manual_seed(5))
+    qmodel = ember.quantize(model, (ids,), scheme=scheme)
+    program = ember.export(qmodel, (ids,), backends=())
+    assert "quantized_decomposed::embedding_byte.out" in program.operators
+    program.save(tmp_path / "q.pte")
+    torch.save((ids,), tmp_path / "inputs.pt")
+    run = subprocess.run([sys.executable, "-c", _RUN_ON_EXECUTORCH_QUANTIZED,
+                          str(tmp_path / "q.pte"), str(tmp_path / "inputs.pt"),
+                          str(tmp_path / "out.pt")], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-3000:]
+    with torch.no_grad():
+        expected = qmodel(ids)
+    assert_matches_eager(torch.load(tmp_path / "out.pt"), expected)

@@ -141,3 +141,53 @@ def test_a_layer_whose_width_is_not_whole_groups_stays_float(tmp_pte):
     with torch.no_grad():
         expected = qmodel(x)
     assert sqnr(expected, _run(ember.export(qmodel, (x,), backends=()), (x,), tmp_pte)) > 35.0
+
+
+class EmbeddingBag(nn.Module):
+    """A token table (most of the weights, as in a small transformer), BERT's
+    position and segment tables, and a linear over their sum. The position
+    ids are a buffer (their lookup is folded at export), the segment ids a
+    creation op (the CPU backend computes their lookup at export)."""
+
+    def __init__(self, vocab=2000, dim=64):
+        super().__init__()
+        self.tokens = nn.Embedding(vocab, dim)
+        self.positions = nn.Embedding(16, dim)
+        self.segments = nn.Embedding(2, dim)
+        self.register_buffer("position_ids", torch.arange(16).unsqueeze(0))
+        self.head = nn.Linear(dim, 8)
+
+    def forward(self, ids):
+        segments = torch.zeros(ids.shape, dtype=torch.long)
+        x = self.tokens(ids) + self.positions(self.position_ids[:, :ids.shape[-1]])
+        return self.head(x + self.segments(segments))
+
+
+# scheme -> (the table op, the largest file size against float's)
+TABLE_OPS = {"int8": ("embedding_byte", 0.3), "int8-dynamic": ("embedding_byte", 0.3),
+             "int8-weight": ("embedding_byte", 0.3), "8da4w": ("embedding_4bit", 0.2),
+             "int4-weight": ("embedding_4bit", 0.2)}
+
+
+@pytest.mark.parametrize("backends", [(), None], ids=["portable", "cpu_backend"])
+@pytest.mark.parametrize("scheme", list(TABLE_OPS))
+def test_embedding_tables_are_quantized_and_read_by_row(scheme, backends, tmp_pte):
+    """On the CPU backend too, where the int8 adds read the quantized lookups
+    that depend on no input as int8 constants."""
+    model = _seeded(EmbeddingBag)
+    ids = torch.randint(0, 2000, (2, 16), generator=torch.Generator().manual_seed(3))
+    qmodel = ember.quantize(model, (ids,), scheme=scheme)
+    layers = {layer.name: layer for layer in qmodel.quantization_report.layers}
+    assert layers["embedding"].kind == "embedding" and layers["embedding"].sqnr_db > 12
+    assert "embedding.default" not in qmodel.report()  # nothing left in float
+    table_op, size_limit = TABLE_OPS[scheme]
+    program = ember.export(qmodel, (ids,), backends=backends)
+    assert f"quantized_decomposed::{table_op}.out" in program.operators
+    assert "aten::embedding.out" not in program.operators  # no table dequantized whole
+    float_bytes = len(ember.export(model, (ids,), backends=()).buffer)
+    assert len(program.buffer) <= size_limit * float_bytes, len(program.buffer) / float_bytes
+    with torch.no_grad():
+        expected, reference = qmodel(ids), model(ids)
+    actual = _run(program, (ids,), tmp_pte)
+    assert sqnr(expected, actual) > 35.0
+    assert sqnr(reference, actual) > SCHEMES[scheme]

@@ -150,3 +150,79 @@ def test_a_wrong_quantized_dtype_is_an_error_not_a_crash(tmp_pte):
     program.save(tmp_pte)
     with pytest.raises(Exception, match="int8|Char|dtype"):
         ember.runtime.load(tmp_pte).forward(x.to(torch.uint8))
+
+
+def _reference_table_rows(codes, scales, zero_points, qmin, qmax, indices):
+    """ExecuTorch's reference: the whole table dequantized by PyTorch's
+    dequantize_per_channel_group, then aten.embedding."""
+    group_size = codes.shape[1] // (scales.shape[1] if scales.dim() == 2 else 1)
+    table = qd.dequantize_per_channel_group.default(
+        codes, scales, zero_points, qmin, qmax, codes.dtype, group_size, scales.dtype)
+    return torch.nn.functional.embedding(indices, table)
+
+
+TABLE_CASES = {  # id -> (code dtype, scale dtype, groups a row, zero points)
+    "int8_per_row": (torch.int8, torch.float32, 0, False),
+    "uint8_groups_zero_points": (torch.uint8, torch.float32, 4, True),
+    "int8_half_scales": (torch.int8, torch.float16, 2, True),
+    "int8_float64_groups": (torch.int8, torch.float64, 8, False),
+}
+
+
+def _table_parameters(rows, dim, scale_dtype, groups, zero_points, seed):
+    g = torch.Generator().manual_seed(seed)
+    shape = (rows, groups) if groups else (rows,)
+    scales = (torch.rand(*shape, generator=g) * 0.05 + 0.001).to(scale_dtype)
+    zps = torch.randint(-3, 4, shape, generator=g).to(scale_dtype) if zero_points else None
+    indices = torch.randint(0, rows, (3, 5), generator=g)
+    indices[0, 0], indices[-1, -1] = 0, rows - 1  # the first and the last row
+    return scales, zps, indices
+
+
+@pytest.mark.parametrize("case", list(TABLE_CASES))
+def test_embedding_byte(case, tmp_pte):
+    code_dtype, scale_dtype, groups, zero_points = TABLE_CASES[case]
+    rows, dim = 40, 32
+    g = torch.Generator().manual_seed(7)
+    lo, hi = QTYPES[code_dtype][0], QTYPES[code_dtype][1]
+    codes = torch.randint(lo, hi + 1, (rows, dim), generator=g).to(code_dtype)
+    scales, zps, indices = _table_parameters(rows, dim, scale_dtype, groups, zero_points, 8)
+
+    def fn(codes, scales, indices):
+        return ops.embedding_byte(codes, scales, zps, lo, hi, indices)
+
+    expected = fn(codes, scales, indices)
+    _assert_same([expected], _reference_table_rows(codes, scales, zps, lo, hi, indices))
+    _assert_same(_run(fn, (codes, scales, indices), tmp_pte), expected)
+
+
+@pytest.mark.parametrize("groups", [0, 2, 8])
+def test_embedding_4bit(groups, tmp_pte):
+    rows, dim = 24, 64
+    g = torch.Generator().manual_seed(groups)
+    codes = torch.randint(-8, 8, (rows, dim), generator=g, dtype=torch.int8)
+    # ExecuTorch's order: element 2j in the high nibble, each stored as q + 8.
+    biased = (codes + 8).to(torch.uint8)
+    packed = (biased[:, 0::2] << 4) | biased[:, 1::2]
+    assert torch.equal(ops.unpack_int4_table(packed), codes)
+    scales, zps, indices = _table_parameters(rows, dim, torch.float32, groups, groups == 2, 9)
+
+    def fn(packed, scales, indices):
+        return ops.embedding_4bit(packed, scales, zps, -8, 7, indices)
+
+    expected = fn(packed, scales, indices)
+    _assert_same([expected], _reference_table_rows(codes, scales, zps, -8, 7, indices))
+    _assert_same(_run(fn, (packed, scales, indices), tmp_pte), expected)
+
+
+def test_an_embedding_index_out_of_range_is_an_error(tmp_pte):
+    codes = torch.zeros(10, 8, dtype=torch.int8)
+    scales = torch.ones(10)
+
+    def fn(indices):
+        return ops.embedding_byte(codes, scales, None, -127, 127, indices)
+
+    program = ember.export(OpModule(fn), (torch.tensor([1, 2]),), backends=())
+    program.save(tmp_pte)
+    with pytest.raises(Exception, match="out of range"):
+        ember.runtime.load(tmp_pte).forward(torch.tensor([3, 10]))

@@ -5,7 +5,7 @@ kernels read it through strides, or through the runtime's layout shims.
 
 The ops are defined here in Ember's own `ember` namespace (so that importing
 ExecuTorch beside Ember never collides) with ExecuTorch's schemas; the emitter
-writes them under ExecuTorch's names (`dim_order_ops::...`), whose kernels
+writes them under ExecuTorch's names (`dim_order_ops::...`, ember.passes.kernel_names), whose kernels
 both runtimes have.
 """
 
@@ -25,12 +25,6 @@ _lib.define("_to_dim_order_copy(Tensor self, *, ScalarType? dtype=None, Layout? 
             "int[]? dim_order=None) -> Tensor")
 _lib.define("_to_dim_order_copy.out(Tensor self, *, bool non_blocking=False, "
             "int[]? dim_order=None, Tensor(a!) out) -> Tensor(a!)")
-
-# The names the runtimes know these kernels by.
-KERNEL_NAMES = {
-    "ember::_clone_dim_order.out": "dim_order_ops::_clone_dim_order.out",
-    "ember::_to_dim_order_copy.out": "dim_order_ops::_to_dim_order_copy.out",
-}
 
 _DIM_ORDERS = {
     torch.channels_last: (0, 2, 3, 1),

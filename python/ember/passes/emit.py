@@ -56,8 +56,9 @@ from ember.fb.TensorShapeDynamism import TensorShapeDynamism
 from ember.passes.data_dependent import unbounded_hint
 from ember.passes.debug_handles import debug_handle
 from ember.passes.delegation import delegate_of, is_delegate_call
-from ember.passes.dim_order import KERNEL_NAMES, dim_order_of
+from ember.passes.dim_order import dim_order_of
 from ember.passes.graph import ExportError, ProgramGraph, user_frame
+from ember.passes.kernel_names import KERNEL_NAMES
 from ember.passes.memory_planning import Lifetime, MemoryPlan
 from ember.passes.mutable_buffers import is_in_place
 from ember.passes.out_variants import alloc, alloc_list, is_kernel_call, kernel_name

@@ -86,6 +86,7 @@ def quantize(
         from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
         from torchao.quantization.pt2e.utils import _fuse_conv_bn_
 
+        from ember.quantize.embedding import fuse_quantized_embeddings
         from ember.quantize.quantizer import EmberQuantizer
 
     quantizer = EmberQuantizer(scheme, group_size)
@@ -100,7 +101,7 @@ def quantize(
     with torch.no_grad():
         for sample in samples:
             prepared(*sample)
-    converted = convert_pt2e(prepared)
+    converted = fuse_quantized_embeddings(convert_pt2e(prepared))
     report = build_report(scheme, reference, converted, quantizer.annotation.units,
                           quantizer.annotation.shared, samples)
     return QuantizedModel(converted, report)

@@ -141,3 +141,79 @@ def _unpack_int4_fake(packed: torch.Tensor) -> torch.Tensor:
 
 
 unpack_int4 = torch.ops.ember_quant.unpack_int4.default
+
+
+# --- embedding tables with quantized rows ------------------------------------------
+#
+# ExecuTorch's embedding_byte (int8 / uint8 codes) and embedding_4bit (two
+# codes a byte, element 2j in the high nibble, each stored as q + 8), with
+# ExecuTorch's schemas. torch does not ship them; ExecuTorch's Python library
+# declares them under quantized_decomposed, so a process importing both would
+# see them declared twice: Ember declares them as ember_quant ops and the
+# emitter writes ExecuTorch's names (ember.passes.kernel_names), which Ember's
+# runtime runs too.
+_TABLE_ARGS = ("Tensor weight, Tensor weight_scales, Tensor? weight_zero_points, "
+               "int weight_quant_min, int weight_quant_max, Tensor indices")
+for _op in ("embedding_byte", "embedding_4bit"):
+    _ember.define(f"{_op}({_TABLE_ARGS}) -> Tensor")
+    _ember.define(f"{_op}.out({_TABLE_ARGS}, *, Tensor(a!) out) -> Tensor(a!)")
+
+
+def _dequantize_rows(picked: torch.Tensor, rows: int, scales: torch.Tensor,
+                     zero_points: torch.Tensor | None, indices: torch.Tensor) -> torch.Tensor:
+    """The integer codes `picked` of rows `indices` of a table of `rows` rows,
+    dequantized as dequantize_per_channel_group dequantizes the whole table
+    (ExecuTorch's reference, before aten.embedding): (q - zero_point) * scale,
+    each op in the scales' dtype."""
+    if scales.dim() not in (1, 2) or scales.shape[0] != rows:
+        raise ValueError(f"scales {list(scales.shape)} do not fit a table of {rows} rows")
+    groups = scales.reshape(rows, -1)
+    if picked.shape[-1] % groups.shape[1]:
+        raise ValueError(f"{groups.shape[1]} groups do not split a row of {picked.shape[-1]}")
+    grouped = picked.reshape(*picked.shape[:-1], groups.shape[1], -1)
+    if zero_points is not None:
+        grouped = grouped.sub(zero_points.reshape(groups.shape)[indices].unsqueeze(-1))
+    return grouped.mul(groups[indices].unsqueeze(-1)).reshape(picked.shape)
+
+
+def _embedding_byte(weight: torch.Tensor, scales: torch.Tensor,
+                    zero_points: torch.Tensor | None, quant_min: int, quant_max: int,
+                    indices: torch.Tensor) -> torch.Tensor:
+    if weight.dtype not in (torch.int8, torch.uint8) or weight.dim() != 2:
+        raise ValueError(f"embedding_byte takes a 2-d int8 or uint8 table, got "
+                         f"{weight.dtype} {list(weight.shape)}")
+    return _dequantize_rows(weight[indices], weight.shape[0], scales, zero_points, indices)
+
+
+def unpack_int4_table(packed: torch.Tensor) -> torch.Tensor:
+    """embedding_4bit's bytes [..., dim / 2] -> int8 codes [..., dim]."""
+    high = (packed >> 4).to(torch.int8) - 8
+    low = (packed & 0x0F).to(torch.int8) - 8
+    return torch.stack((high, low), dim=-1).reshape(*packed.shape[:-1], -1)
+
+
+def _embedding_4bit(weight: torch.Tensor, scales: torch.Tensor,
+                    zero_points: torch.Tensor | None, quant_min: int, quant_max: int,
+                    indices: torch.Tensor) -> torch.Tensor:
+    if weight.dtype != torch.uint8 or weight.dim() != 2 or (quant_min, quant_max) != (-8, 7):
+        raise ValueError(f"embedding_4bit takes a 2-d uint8 table of codes in [-8, 7], got "
+                         f"{weight.dtype} {list(weight.shape)}, [{quant_min}, {quant_max}]")
+    return _dequantize_rows(unpack_int4_table(weight[indices]), weight.shape[0], scales,
+                            zero_points, indices)
+
+
+def _table_fake(codes_a_byte: int) -> Callable[..., torch.Tensor]:
+    def fake(weight, scales, zero_points, quant_min, quant_max, indices):
+        return torch.empty(*indices.shape, weight.shape[1] * codes_a_byte, dtype=scales.dtype,
+                           device=indices.device)
+    return fake
+
+
+for _op, _fn, _codes in (("embedding_byte", _embedding_byte, 1),
+                         ("embedding_4bit", _embedding_4bit, 2)):
+    _ember.impl(_op, _fn, "CompositeExplicitAutograd")
+    _ember.impl(f"{_op}.out", _out_impl(_fn, ["out"]), "CompositeExplicitAutograd")
+    torch.library.register_fake(f"ember_quant::{_op}", _table_fake(_codes))
+
+embedding_byte = torch.ops.ember_quant.embedding_byte.default
+embedding_4bit = torch.ops.ember_quant.embedding_4bit.default

@@ -14,6 +14,11 @@ for one of Ember's schemes (docs/quantization.md has the graphs they give):
 - "int8-weight" / "int4-weight": weight-only linears (activations float),
   8-bit per channel or 4-bit in groups.
 
+Every scheme quantizes embedding tables too, weight-only: int8 per row, or
+4-bit groups along the row in the 4-bit schemes (int8 per row where the row
+is not a whole number of groups); ember.quantize.embedding then makes each
+table lookup dequantize only the rows it reads.
+
 An op no scheme covers is left unannotated, so it stays in float between a
 dequantize and a quantize; ember.quantize's report lists those ops.
 """
@@ -76,6 +81,7 @@ _SHARING = {
     aten.constant_pad_nd.default, aten.upsample_nearest2d.vec,
 }
 _CAT = {aten.cat.default, aten.concat.default}
+_EMBEDDING = {aten.embedding.default}
 
 
 @dataclass
@@ -144,7 +150,9 @@ class EmberQuantizer(Quantizer):
 
     def _annotate_static(self, node: Node) -> None:
         target = node.target
-        if target in _CONV or target in _LINEAR:
+        if target in _EMBEDDING:
+            self._annotate_embedding(node)
+        elif target in _CONV or target in _LINEAR:
             x, weight = node.args[0], node.args[1]
             if not (_is_float_tensor(x) and _is_float_tensor(weight)):
                 return
@@ -191,6 +199,9 @@ class EmberQuantizer(Quantizer):
     # --- linear-only schemes -------------------------------------------------
 
     def _annotate_linear_only(self, node: Node) -> None:
+        if node.target in _EMBEDDING:
+            self._annotate_embedding(node)
+            return
         if node.target not in _LINEAR:
             return
         x, weight = node.args[0], node.args[1]
@@ -205,6 +216,18 @@ class EmberQuantizer(Quantizer):
             inputs[x] = DYNAMIC_ACTIVATION
         _annotate(node, inputs)
         self.annotation.units.append(QuantizedUnit("linear", [node.name], node.name))
+
+
+    # --- embedding tables (every scheme) --------------------------------------
+
+    def _annotate_embedding(self, node: Node) -> None:
+        table = node.args[0]
+        if not _is_float_tensor(table) or table.op != "get_attr" or table.meta["val"].dim() != 2:
+            return
+        four_bit = (self.scheme in ("8da4w", "int4-weight")
+                    and table.meta["val"].shape[1] % self.group_size == 0)
+        _annotate(node, {table: weight_int4(self.group_size) if four_bit else WEIGHT_INT8})
+        self.annotation.units.append(QuantizedUnit("embedding", [node.name], node.name))
 
 
 def _annotated_output(node: Node) -> bool:

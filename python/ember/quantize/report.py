@@ -34,7 +34,7 @@ class QuantizedUnit:
     """One quantized unit of the graph: its ops and the node whose output the
     report compares with the float model."""
 
-    kind: str  # "conv", "linear", "matmul", "add"
+    kind: str  # "conv", "linear", "matmul", "add", "embedding"
     nodes: list[str]
     output: str
 
