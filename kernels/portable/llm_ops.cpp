@@ -127,44 +127,6 @@ void qlinear_out(KernelContext& ctx, const Tensor& x, const Tensor& blocks, int6
   });
 }
 
-}  // namespace portable
-
-namespace {
-
-// ember::qembedding.out(blocks [rows, dim / 32, block], indices, bits, *, out [..., dim]).
-void qembedding_out(KernelContext& ctx, const Tensor& blocks, const Tensor& indices, int64_t bits,
-                    Tensor& out) {
-  constexpr const char* kOp = "qembedding";
-  const int64_t rows = portable::check_blocks(ctx, kOp, blocks, bits, -1);
-  if (rows < 0) return;
-  EMBER_KERNEL_CHECK(ctx, indices.scalar_type() == ScalarType::Long ||
-                              indices.scalar_type() == ScalarType::Int,
-                     "%s: indices must be int64 or int32", kOp);
-  EMBER_KERNEL_CHECK(ctx, out.scalar_type() == ScalarType::Float, "%s: out must be float32", kOp);
-  EMBER_KERNEL_CHECK(ctx, indices.dim() < kTensorDimensionLimit && indices.is_contiguous_dim_order(),
-                     "%s: indices must be contiguous", kOp);
-  const int64_t dim = blocks.size(1) * static_cast<int64_t>(portable::kQuantGroup);
-  int64_t sizes[kTensorDimensionLimit];
-  for (int d = 0; d < indices.dim(); ++d) sizes[d] = indices.size(d);
-  sizes[indices.dim()] = dim;
-  if (!resize_output(ctx, out, Span<const int64_t>(sizes, indices.dim() + 1), kOp)) return;
-  const size_t nb = static_cast<size_t>(blocks.size(1));
-  const uint8_t* table = blocks.const_data_ptr<uint8_t>();
-  float* y = out.mutable_data_ptr<float>();
-  for (int64_t i = 0; i < indices.numel(); ++i) {
-    const int64_t index = indices.scalar_type() == ScalarType::Long
-                              ? indices.const_data_ptr<int64_t>()[i]
-                              : indices.const_data_ptr<int32_t>()[i];
-    EMBER_KERNEL_CHECK(ctx, index >= 0 && index < rows, "%s: index %lld is out of range [0, %lld)",
-                       kOp, static_cast<long long>(index), static_cast<long long>(rows));
-    for (int64_t b = 0; b < blocks.size(1); ++b) {
-      portable::dequantize_row_block(bits, table, static_cast<size_t>(rows), nb,
-                                     static_cast<size_t>(index), static_cast<size_t>(b),
-                                     y + i * dim + b * static_cast<int64_t>(portable::kQuantGroup));
-    }
-  }
-}
-
 // ember::sdpa_cached.out(q [B, H, S, D], k_cache [B, KV, C, D], v_cache
 // [B, KV, C, Dv], pos [S], scale, *, out [B, H, S, Dv]): query s sees cache
 // rows 0..pos[s]; head h reads KV head h / (H / KV). Rows past the largest
@@ -252,6 +214,44 @@ void sdpa_cached_out(KernelContext& ctx, const Tensor& q, const Tensor& k_cache,
   });
 }
 
+}  // namespace portable
+
+namespace {
+
+// ember::qembedding.out(blocks [rows, dim / 32, block], indices, bits, *, out [..., dim]).
+void qembedding_out(KernelContext& ctx, const Tensor& blocks, const Tensor& indices, int64_t bits,
+                    Tensor& out) {
+  constexpr const char* kOp = "qembedding";
+  const int64_t rows = portable::check_blocks(ctx, kOp, blocks, bits, -1);
+  if (rows < 0) return;
+  EMBER_KERNEL_CHECK(ctx, indices.scalar_type() == ScalarType::Long ||
+                              indices.scalar_type() == ScalarType::Int,
+                     "%s: indices must be int64 or int32", kOp);
+  EMBER_KERNEL_CHECK(ctx, out.scalar_type() == ScalarType::Float, "%s: out must be float32", kOp);
+  EMBER_KERNEL_CHECK(ctx, indices.dim() < kTensorDimensionLimit && indices.is_contiguous_dim_order(),
+                     "%s: indices must be contiguous", kOp);
+  const int64_t dim = blocks.size(1) * static_cast<int64_t>(portable::kQuantGroup);
+  int64_t sizes[kTensorDimensionLimit];
+  for (int d = 0; d < indices.dim(); ++d) sizes[d] = indices.size(d);
+  sizes[indices.dim()] = dim;
+  if (!resize_output(ctx, out, Span<const int64_t>(sizes, indices.dim() + 1), kOp)) return;
+  const size_t nb = static_cast<size_t>(blocks.size(1));
+  const uint8_t* table = blocks.const_data_ptr<uint8_t>();
+  float* y = out.mutable_data_ptr<float>();
+  for (int64_t i = 0; i < indices.numel(); ++i) {
+    const int64_t index = indices.scalar_type() == ScalarType::Long
+                              ? indices.const_data_ptr<int64_t>()[i]
+                              : indices.const_data_ptr<int32_t>()[i];
+    EMBER_KERNEL_CHECK(ctx, index >= 0 && index < rows, "%s: index %lld is out of range [0, %lld)",
+                       kOp, static_cast<long long>(index), static_cast<long long>(rows));
+    for (int64_t b = 0; b < blocks.size(1); ++b) {
+      portable::dequantize_row_block(bits, table, static_cast<size_t>(rows), nb,
+                                     static_cast<size_t>(index), static_cast<size_t>(b),
+                                     y + i * dim + b * static_cast<int64_t>(portable::kQuantGroup));
+    }
+  }
+}
+
 bool check_float(KernelContext& ctx, const char* op, const Tensor& a, Tensor& out) {
   if (a.scalar_type() != ScalarType::Float || out.scalar_type() != ScalarType::Float ||
       !a.is_contiguous_dim_order() || a.dim() < 1) {
@@ -336,6 +336,6 @@ EMBER_REGISTER_KERNEL("ember::rope.out", rope_out, kAllTypes);
 EMBER_REGISTER_KERNEL("ember::swiglu.out", swiglu_out, kAllTypes);
 EMBER_REGISTER_KERNEL("ember::qlinear.out", portable::qlinear_out, kAllTypes);
 EMBER_REGISTER_KERNEL("ember::qembedding.out", qembedding_out, kAllTypes);
-EMBER_REGISTER_KERNEL("ember::sdpa_cached.out", sdpa_cached_out, kAllTypes);
+EMBER_REGISTER_KERNEL("ember::sdpa_cached.out", portable::sdpa_cached_out, kAllTypes);
 
 }  // namespace ember::kernels

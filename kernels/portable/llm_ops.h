@@ -45,4 +45,10 @@ void qlinear_reference(int64_t bits, size_t m, size_t n, size_t k, const float* 
 void qlinear_out(KernelContext& ctx, const Tensor& x, const Tensor& blocks, int64_t bits,
                  Tensor& out);
 
+// ember::sdpa_cached.out(q [B, H, S, D], k_cache [B, KV, C, D], v_cache [B,
+// KV, C, Dv], pos [S], scale, *, out [B, H, S, Dv]): attention over cache
+// rows 0..pos[s] for query s, head h reading KV head h / (H / KV).
+void sdpa_cached_out(KernelContext& ctx, const Tensor& q, const Tensor& k_cache,
+                     const Tensor& v_cache, const Tensor& pos, double scale, Tensor& out);
+
 }  // namespace ember::kernels::portable

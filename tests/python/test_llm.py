@@ -11,6 +11,7 @@ import pytest
 import torch
 from conftest import assert_matches_eager
 from ember.llm import gguf_import, llama, quant
+from ember.llm import ops as llm_ops
 from ember.llm.export import export_llama
 from ember.llm.runner import Runner, Sampler
 
@@ -342,3 +343,26 @@ def test_fused_ops_match_their_definitions(tmp_pte):
     got = ember.runtime.load(tmp_pte, threads=1).forward(x, cos, sin)
     for g, e in zip(got, expected):
         assert_matches_eager(g, e, atol=1e-5)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_sdpa_cached_matches_its_definition(threads, tmp_pte):
+    """The optimized kernel's edges: 17 query heads a KV head (two runs of at
+    most 16), keys past one 256-key chunk, queries at different positions,
+    a head size with a vector tail and a value size unlike it."""
+    g = torch.Generator().manual_seed(12)
+    q = torch.randn(1, 34, 3, 20, generator=g)
+    k_cache = torch.randn(1, 2, 600, 20, generator=g)
+    v_cache = torch.randn(1, 2, 600, 12, generator=g)
+    pos = torch.tensor([0, 300, 599])
+
+    class Attention(torch.nn.Module):
+        def forward(self, q, k_cache, v_cache, pos):
+            return llm_ops.sdpa_cached(q, k_cache, v_cache, pos, 0.2)
+
+    inputs = (q, k_cache, v_cache, pos)
+    ember.export(Attention(), inputs, backends=()).save(tmp_pte)
+    module = ember.runtime.load(tmp_pte, threads=threads)
+    assert_matches_eager(module.forward(*inputs), llm_ops.sdpa_cached(*inputs, 0.2), atol=1e-5)
+    with pytest.raises(Exception, match="outside the cache"):
+        module.forward(q, k_cache, v_cache, torch.tensor([0, 300, 600]))

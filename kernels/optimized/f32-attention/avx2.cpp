@@ -135,10 +135,35 @@ void pack_kt(size_t n, size_t d, const float* k, size_t ldk, size_t nr, float* p
   }
 }
 
+float dot(const float* a, const float* b, size_t n) {
+  __m256 s0 = _mm256_setzero_ps(), s1 = _mm256_setzero_ps();
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    s0 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i), s0);
+    s1 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i + 8), _mm256_loadu_ps(b + i + 8), s1);
+  }
+  if (i + 8 <= n) {
+    s0 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i), s0);
+    i += 8;
+  }
+  float tail = 0.0f;
+  for (; i < n; ++i) tail += a[i] * b[i];
+  return hsum(_mm256_add_ps(s0, s1)) + tail;
+}
+
+void add_scaled(float* y, const float* x, float a, size_t n) {
+  const __m256 va = _mm256_set1_ps(a);
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    _mm256_storeu_ps(y + i, _mm256_fmadd_ps(_mm256_loadu_ps(x + i), va, _mm256_loadu_ps(y + i)));
+  }
+  for (; i < n; ++i) y[i] += a * x[i];
+}
+
 }  // namespace
 
 extern const F32AttentionConfig kF32AttentionAvx2Config = {
-    "avx2", kCpuAvx2 | kCpuFma | kCpuOsYmm, row_max, exp_row, scale_row, pack_kt,
+    "avx2", kCpuAvx2 | kCpuFma | kCpuOsYmm, row_max, exp_row, scale_row, pack_kt, dot, add_scaled,
 };
 
 }  // namespace ember::kernels::optimized

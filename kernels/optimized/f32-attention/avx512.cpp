@@ -165,11 +165,43 @@ void pack_kt(size_t n, size_t d, const float* k, size_t ldk, size_t nr, float* p
   }
 }
 
+float dot(const float* a, const float* b, size_t n) {
+  __m512 s0 = _mm512_setzero_ps(), s1 = _mm512_setzero_ps();
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    s0 = _mm512_fmadd_ps(_mm512_loadu_ps(a + i), _mm512_loadu_ps(b + i), s0);
+    s1 = _mm512_fmadd_ps(_mm512_loadu_ps(a + i + 16), _mm512_loadu_ps(b + i + 16), s1);
+  }
+  if (i + 16 <= n) {
+    s0 = _mm512_fmadd_ps(_mm512_loadu_ps(a + i), _mm512_loadu_ps(b + i), s0);
+    i += 16;
+  }
+  if (i < n) {
+    const __mmask16 mask = tail_mask(n - i);
+    s1 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(mask, a + i), _mm512_maskz_loadu_ps(mask, b + i), s1);
+  }
+  return hsum(_mm512_add_ps(s0, s1));
+}
+
+void add_scaled(float* y, const float* x, float a, size_t n) {
+  const __m512 va = _mm512_set1_ps(a);
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    _mm512_storeu_ps(y + i, _mm512_fmadd_ps(_mm512_loadu_ps(x + i), va, _mm512_loadu_ps(y + i)));
+  }
+  if (i < n) {
+    const __mmask16 mask = tail_mask(n - i);
+    _mm512_mask_storeu_ps(
+        y + i, mask,
+        _mm512_fmadd_ps(_mm512_maskz_loadu_ps(mask, x + i), va, _mm512_maskz_loadu_ps(mask, y + i)));
+  }
+}
+
 }  // namespace
 
 extern const F32AttentionConfig kF32AttentionAvx512Config = {
     "avx512", kCpuAvx512 | kCpuOsZmm | kCpuAvx2 | kCpuFma | kCpuOsYmm, row_max, exp_row, scale_row,
-    pack_kt,
+    pack_kt, dot, add_scaled,
 };
 
 }  // namespace ember::kernels::optimized

@@ -68,6 +68,11 @@ struct F32AttentionConfig {
   // d contiguous floats each) into ceil(n / nr) panels of d x nr floats,
   // panel p holding k rows [p*nr, p*nr + nr) as columns, zero past row n.
   void (*pack_kt)(size_t n, size_t d, const float* k, size_t ldk, size_t nr, float* packed);
+  // The rows of attention over a KV cache, a query or two at a time
+  // (ember::sdpa_cached, sdpa_cached_op.cpp): sum of a[i] * b[i] for i < n,
+  // and y[i] += a * x[i] for i < n.
+  float (*dot)(const float* a, const float* b, size_t n);
+  void (*add_scaled)(float* y, const float* x, float a, size_t n);
 };
 
 // The variants compiled for this architecture, best first, supported by the

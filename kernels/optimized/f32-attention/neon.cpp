@@ -125,10 +125,32 @@ void pack_kt(size_t n, size_t d, const float* k, size_t ldk, size_t nr, float* p
   }
 }
 
+float dot(const float* a, const float* b, size_t n) {
+  float32x4_t s0 = vdupq_n_f32(0.0f), s1 = vdupq_n_f32(0.0f);
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    s0 = vfmaq_f32(s0, vld1q_f32(a + i), vld1q_f32(b + i));
+    s1 = vfmaq_f32(s1, vld1q_f32(a + i + 4), vld1q_f32(b + i + 4));
+  }
+  if (i + 4 <= n) {
+    s0 = vfmaq_f32(s0, vld1q_f32(a + i), vld1q_f32(b + i));
+    i += 4;
+  }
+  float tail = 0.0f;
+  for (; i < n; ++i) tail += a[i] * b[i];
+  return vaddvq_f32(vaddq_f32(s0, s1)) + tail;
+}
+
+void add_scaled(float* y, const float* x, float a, size_t n) {
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) vst1q_f32(y + i, vfmaq_n_f32(vld1q_f32(y + i), vld1q_f32(x + i), a));
+  for (; i < n; ++i) y[i] += a * x[i];
+}
+
 }  // namespace
 
 extern const F32AttentionConfig kF32AttentionNeonConfig = {
-    "neon", kCpuNeon, row_max, exp_row, scale_row, pack_kt,
+    "neon", kCpuNeon, row_max, exp_row, scale_row, pack_kt, dot, add_scaled,
 };
 
 }  // namespace ember::kernels::optimized

@@ -74,10 +74,25 @@ void pack_kt(size_t n, size_t d, const float* k, size_t ldk, size_t nr, float* p
   }
 }
 
+float dot(const float* a, const float* b, size_t n) {
+  // Four partial sums, as row_max keeps four maxima.
+  float s[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    for (size_t j = 0; j < 4; ++j) s[j] += a[i + j] * b[i + j];
+  }
+  for (; i < n; ++i) s[0] += a[i] * b[i];
+  return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
+void add_scaled(float* y, const float* x, float a, size_t n) {
+  for (size_t i = 0; i < n; ++i) y[i] += a * x[i];
+}
+
 }  // namespace
 
 extern const F32AttentionConfig kF32AttentionScalarConfig = {
-    "scalar", 0, row_max, exp_row, scale_row, pack_kt,
+    "scalar", 0, row_max, exp_row, scale_row, pack_kt, dot, add_scaled,
 };
 
 }  // namespace ember::kernels::optimized

@@ -228,6 +228,30 @@ TEST(F32Attention, ThreadsSplitHeadsAndQueryTiles) {
   run_case(cfg, gemm, {2, 4, 1, 2000, 64, 64}, &pool);  // one query row per task
 }
 
+// The row operations of attention over a KV cache (sdpa_cached_op.cpp), on
+// every length up to past the widest variant's two-vector step.
+TEST(F32Attention, DotAndAddScaledMatchDouble) {
+  std::mt19937 gen(11);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> a(80), b(80), y(80);
+  for (size_t v = 0; v < f32_attention_num_variants(); ++v) {
+    const F32AttentionConfig& cfg = f32_attention_variant(v);
+    if (!f32_attention_variant_supported(cfg)) continue;
+    for (size_t n = 0; n <= a.size(); ++n) {
+      for (size_t i = 0; i < a.size(); ++i) a[i] = dist(gen), b[i] = dist(gen), y[i] = dist(gen);
+      double want = 0.0;
+      for (size_t i = 0; i < n; ++i) want += double{a[i]} * b[i];
+      EXPECT_NEAR(cfg.dot(a.data(), b.data(), n), want, 1e-5) << cfg.name << " n " << n;
+      const std::vector<float> before = y;
+      cfg.add_scaled(y.data(), a.data(), 0.75f, n);
+      for (size_t i = 0; i < y.size(); ++i) {
+        const double expect = i < n ? before[i] + 0.75 * a[i] : before[i];  // nothing past n
+        ASSERT_NEAR(y[i], expect, 1e-6) << cfg.name << " n " << n << " i " << i;
+      }
+    }
+  }
+}
+
 TEST(F32Attention, TheChosenVariantIsSupported) {
   EXPECT_TRUE(f32_attention_variant_supported(f32_attention_config()));
 }
