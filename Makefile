@@ -214,17 +214,22 @@ llm-chat: build $(LLM_PTE)
 # venv (never the product's): built from the llama-cpp-python sdist, about
 # 15 minutes on 2 cores, at idle priority.
 LLAMA_VENV := bench/.venv-llama
-# Every x86 extension this machine has except AMX: -march=native would turn
-# on AMX tiles, whose state this VM's kernel does not grant (llama.cpp then
-# crashes in its AMX matmul).
-LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON \
-  -DGGML_BMI2=ON -DGGML_AVX512=ON -DGGML_AVX512_VBMI=ON -DGGML_AVX512_VNNI=ON -DGGML_AVX_VNNI=ON \
+# Every x86 extension this machine has, as /proc/cpuinfo lists them, except
+# AMX: -march=native would turn on AMX tiles, whose state a VM's kernel may
+# not grant (llama.cpp then crashes in its AMX matmul); a fixed list crashes
+# on a CPU without one of its extensions (AVX-VNNI on AMD EPYC).
+cpu_has = $(shell grep -qw $(1) /proc/cpuinfo 2>/dev/null && echo ON || echo OFF)
+LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=$(call cpu_has,avx) \
+  -DGGML_AVX2=$(call cpu_has,avx2) -DGGML_FMA=$(call cpu_has,fma) -DGGML_F16C=$(call cpu_has,f16c) \
+  -DGGML_BMI2=$(call cpu_has,bmi2) -DGGML_AVX512=$(call cpu_has,avx512f) \
+  -DGGML_AVX512_VBMI=$(call cpu_has,avx512vbmi) -DGGML_AVX512_VNNI=$(call cpu_has,avx512_vnni) \
+  -DGGML_AVX512_BF16=$(call cpu_has,avx512_bf16) -DGGML_AVX_VNNI=$(call cpu_has,avx_vnni) \
   -DLLAMA_CURL=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF
 $(LLAMA_VENV)/.built:
 	@printf '\n==> %s\n' "building llama.cpp (llama-cpp-python sdist) into $(LLAMA_VENV), ~15 minutes"
 	test -x $(LLAMA_VENV)/bin/python || python3 -m venv $(LLAMA_VENV)
 	CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" \
-	  chrt -i 0 nice -n 19 $(LLAMA_VENV)/bin/pip install --no-binary llama-cpp-python \
+	  chrt -i 0 nice -n 19 $(LLAMA_VENV)/bin/pip install --no-cache-dir --no-binary llama-cpp-python \
 	  llama-cpp-python numpy
 	touch $@
 bench-llm-setup: $(LLAMA_VENV)/.built
