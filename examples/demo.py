@@ -50,7 +50,9 @@ def ember_run(pte: str, image: torch.Tensor, runs: int = 0) -> tuple[np.ndarray,
 
 
 def _code_digest() -> str:
-    files = sorted(glob.glob(os.path.join(ROOT, "python", "ember", "quantize", "*.py")))
+    # The exporter and the backend's lowering shape the program as much as
+    # the quantizer does.
+    files = sorted(glob.glob(os.path.join(ROOT, "python", "ember", "**", "*.py"), recursive=True))
     files.append(os.path.join(ROOT, "examples", "efficientnet_lite.py"))
     digest = hashlib.sha1()
     for path in files:

@@ -120,6 +120,31 @@ def test_constant_pad(tmp_pte):
     assert portable_ops(program) == set(), program.report()
 
 
+class SamePadded(torch.nn.Module):
+    """TF-style "same" padding (EfficientNet-Lite's): an asymmetric pad of the
+    spatial dims between channels-last convolutions, a crop, a channel pad."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.down = torch.nn.Conv2d(8, 8, 3, stride=2, groups=8)
+        self.head = torch.nn.Conv2d(10, 4, 1)
+
+    def forward(self, x):
+        y = self.down(F.pad(self.stem(x), (0, 1, 0, 1)))
+        y = F.pad(y, (-1, 2, 1, -1), value=0.5)
+        return self.head(F.pad(y, (0, 0, 0, 0, 1, 1)))
+
+
+def test_a_pad_between_convolutions_stays_channels_last(tmp_pte):
+    torch.manual_seed(10)
+    backend, program = run(SamePadded(), (torch.randn(2, 3, 13, 11),), tmp_pte)
+    assert backend.ops.count("Pad") == 3, backend.ops
+    # One conversion in, one out: none around the pads.
+    assert backend.ops.count("ToLayout") == 2, backend.ops
+    assert portable_ops(program) == set(), program.report()
+
+
 class PatchTokens(torch.nn.Module):
     """ViT's patch embedding: a convolution (channels-last on the backend),
     flattened and transposed into tokens (a view of the NHWC data: no copy),

@@ -1,10 +1,14 @@
-// Pad: constant padding (F.pad's "constant" mode, aten.constant_pad_nd) of a
-// plain value: out[o] = in[o - before] where that lies inside in, else the
-// fill value. Negative pads crop. Split over output rows (all dims but the
-// last); each row is fill, one contiguous run of its source row, fill.
+// Pad: constant padding (F.pad's "constant" mode, aten.constant_pad_nd):
+// out[o] = in[o - before] where that lies inside in, else the fill value.
+// Negative pads crop. The value may be plain or channels-last (in and out
+// alike): the op works on the dims in memory order, so a pad between two
+// NHWC convolutions (TF-style "same" padding) costs no layout conversion.
+// Split over output rows (all memory dims but the innermost); each row is
+// fill, one contiguous run of its source row, fill.
 #include <cstring>
 #include <new>
 
+#include "backends/cpu/runtime/ops/memory_order.h"
 #include "backends/cpu/runtime/ops/op_util.h"
 
 namespace ember::cpu {
@@ -16,7 +20,7 @@ class PadOp final : public CpuOp {
   int dim = 0;
   int64_t in_sizes[kMaxDims] = {};
   int64_t out_sizes[kMaxDims] = {};
-  int64_t before[kMaxDims] = {};  // per dim, PyTorch's order; negative crops
+  int64_t before[kMaxDims] = {};  // per dim in memory order; negative crops
   float value = 0.0f;
   int64_t rows = 0;
 
@@ -68,7 +72,7 @@ Result<CpuOp*> make_pad(const BuildContext& ctx, const cpu_fb::Op* op) {
   const auto* pads = params->pads();
   // pads: (before, after) pairs from the last dim backwards, as torch has them.
   if (in.dtype != DataType::Float32 || out.dtype != DataType::Float32 ||
-      in.layout != Layout::Plain || out.layout != Layout::Plain || in.dim != out.dim ||
+      in.layout != out.layout || in.dim != out.dim ||
       in.dim < 1 || pads == nullptr || pads->size() % 2 != 0 ||
       pads->size() > 2 * static_cast<size_t>(in.dim)) {
     EMBER_LOG(Error, "cpu backend: malformed pad");
@@ -82,18 +86,21 @@ Result<CpuOp*> make_pad(const BuildContext& ctx, const cpu_fb::Op* op) {
   made->value = params->value();
   made->rows = 1;
   bool ok = true;
-  for (int d = 0; d < in.dim; ++d) {
+  int order[kMaxDims];
+  memory_order(in, order);
+  for (int m = 0; m < in.dim; ++m) {
+    const int d = order[m];  // the logical dim at memory position m
     const size_t pair = static_cast<size_t>(in.dim - 1 - d);  // pads pair of dim d
     int64_t lo = 0, hi = 0;
     if (2 * pair < pads->size()) {
       lo = pads->Get(static_cast<flatbuffers::uoffset_t>(2 * pair));
       hi = pads->Get(static_cast<flatbuffers::uoffset_t>(2 * pair + 1));
     }
-    made->in_sizes[d] = in.sizes[d];
-    made->out_sizes[d] = out.sizes[d];
-    made->before[d] = lo;
+    made->in_sizes[m] = in.sizes[d];
+    made->out_sizes[m] = out.sizes[d];
+    made->before[m] = lo;
     ok = ok && static_cast<int64_t>(in.sizes[d]) + lo + hi == out.sizes[d];
-    if (d < in.dim - 1) made->rows *= out.sizes[d];
+    if (m < in.dim - 1) made->rows *= out.sizes[d];
   }
   if (!ok) {
     EMBER_LOG(Error, "cpu backend: pad sizes do not add up");

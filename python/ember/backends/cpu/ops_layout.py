@@ -228,8 +228,11 @@ def _pad(b: Builder, node: Node) -> int:
     params = Pad.PadT()
     params.pads = [int(p) for p in node.args[1]]
     params.value = float(node.args[2]) if len(node.args) > 2 else float(node.kwargs.get("value", 0))
-    out = b.value(static_sizes(node))
-    b.op(OpParams.OpParams.Pad, params, [materialize_plain(b, node.args[0])], out)
+    # Padded in the input's layout: a channels-last image stays channels-last
+    # (the op pads the dims in memory order), so no conversion surrounds it.
+    x = b.input(node.args[0])
+    out = b.value(static_sizes(node), layout=b.values[x].layout)
+    b.op(OpParams.OpParams.Pad, params, [x], out)
     return out
 
 
