@@ -11,6 +11,8 @@
 namespace ember::kernels {
 namespace {
 
+using shape::check_index_tensor;
+using shape::check_index_values;
 using shape::StridedView;
 using shape::view_of;
 
@@ -33,30 +35,6 @@ bool check_same_dtype(KernelContext& ctx, const char* op, const Tensor& a, const
     ctx.fail(Error::InvalidArgument, "%s: dtypes %s and %s differ", op,
              scalar_type_name(a.scalar_type()), scalar_type_name(b.scalar_type()));
     return false;
-  }
-  return true;
-}
-
-// Index tensors are int64 or int32 and read in memory order.
-bool check_index_tensor(KernelContext& ctx, const char* op, const Tensor& index) {
-  if (!shape::is_index_dtype(index.scalar_type())) {
-    ctx.fail(Error::InvalidArgument, "%s: indices must be int64 or int32, got %s", op,
-             scalar_type_name(index.scalar_type()));
-    return false;
-  }
-  return check_contiguous(ctx, op, index);
-}
-
-// Every value of `index` must lie in [0, size): these ops, like PyTorch's,
-// take no negative indices.
-bool check_index_values(KernelContext& ctx, const char* op, const Tensor& index, int64_t size) {
-  for (int64_t i = 0; i < index.numel(); ++i) {
-    const int64_t v = shape::read_index(index, i);
-    if (v < 0 || v >= size) {
-      ctx.fail(Error::InvalidArgument, "%s: index %lld is out of range for a dim of size %lld",
-               op, static_cast<long long>(v), static_cast<long long>(size));
-      return false;
-    }
   }
   return true;
 }

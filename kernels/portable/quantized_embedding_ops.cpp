@@ -12,7 +12,6 @@
 // points null or shaped and typed as the scales; groups split a row evenly.
 #include <cstdint>
 
-#include "kernels/portable/util/kernel_util.h"
 #include "kernels/portable/util/shape_util.h"
 #include "runtime/kernel/kernel_registry.h"
 
@@ -40,44 +39,37 @@ bool check_table(KernelContext& ctx, const char* op, const Tensor& weight, int64
                  const Tensor& scales, const Tensor* zero_points, const Tensor& indices,
                  Tensor& out, QuantizedTable* table) {
   CHECK_OR_FALSE(weight.dim() == 2, "%s: weight must be 2-d, got rank %d", op,
-                     weight.dim());
+                 weight.dim());
   CHECK_OR_FALSE(scales.dim() == 1 || scales.dim() == 2,
-                     "%s: scales must be 1-d or 2-d, got rank %d", op, scales.dim());
+                 "%s: scales must be 1-d or 2-d, got rank %d", op, scales.dim());
   CHECK_OR_FALSE(scales.size(0) == weight.size(0),
-                     "%s: %lld rows of scales for %lld rows of weight", op,
-                     static_cast<long long>(scales.size(0)),
-                     static_cast<long long>(weight.size(0)));
-  CHECK_OR_FALSE(shape::is_index_dtype(indices.scalar_type()),
-                     "%s: indices must be int64 or int32, got %s", op,
-                     scalar_type_name(indices.scalar_type()));
+                 "%s: %lld rows of scales for %lld rows of weight", op,
+                 static_cast<long long>(scales.size(0)),
+                 static_cast<long long>(weight.size(0)));
+  if (!shape::check_index_tensor(ctx, op, indices)) return false;
   CHECK_OR_FALSE(indices.dim() < kTensorDimensionLimit,
-                     "%s: indices rank %d is too high", op, indices.dim());
+                 "%s: indices rank %d is too high", op, indices.dim());
   CHECK_OR_FALSE(out.scalar_type() == scales.scalar_type(),
-                     "%s: out must be %s (the scales' dtype), not %s", op,
-                     scalar_type_name(scales.scalar_type()), scalar_type_name(out.scalar_type()));
+                 "%s: out must be %s (the scales' dtype), not %s", op,
+                 scalar_type_name(scales.scalar_type()), scalar_type_name(out.scalar_type()));
   if (zero_points != nullptr) {
     CHECK_OR_FALSE(zero_points->scalar_type() == scales.scalar_type() &&
-                                zero_points->numel() == scales.numel(),
-                       "%s: zero points must be shaped and typed as the scales (%s, %lld)", op,
-                       scalar_type_name(scales.scalar_type()),
-                       static_cast<long long>(scales.numel()));
+                       zero_points->numel() == scales.numel(),
+                   "%s: zero points must be shaped and typed as the scales (%s, %lld)", op,
+                   scalar_type_name(scales.scalar_type()),
+                   static_cast<long long>(scales.numel()));
   }
-  for (const Tensor* t : {&weight, &scales, zero_points, &indices}) {
+  for (const Tensor* t : {&weight, &scales, zero_points}) {
     if (t != nullptr && !check_contiguous(ctx, op, *t)) return false;
   }
   table->rows = weight.size(0);
   table->dim = weight.size(1) * codes_a_byte;
   table->groups = scales.dim() == 2 ? scales.size(1) : 1;
   CHECK_OR_FALSE(table->groups > 0 && table->dim % table->groups == 0,
-                     "%s: %lld groups do not split a row of %lld", op,
-                     static_cast<long long>(table->groups), static_cast<long long>(table->dim));
+                 "%s: %lld groups do not split a row of %lld", op,
+                 static_cast<long long>(table->groups), static_cast<long long>(table->dim));
   table->group_size = table->dim / table->groups;
-  for (int64_t i = 0; i < indices.numel(); ++i) {
-    const int64_t v = shape::read_index(indices, i);
-    CHECK_OR_FALSE(v >= 0 && v < table->rows,
-                       "%s: index %lld is out of range for %lld rows", op,
-                       static_cast<long long>(v), static_cast<long long>(table->rows));
-  }
+  if (!shape::check_index_values(ctx, op, indices, table->rows)) return false;
   int64_t sizes[kTensorDimensionLimit];
   for (int i = 0; i < indices.dim(); ++i) sizes[i] = indices.size(i);
   sizes[indices.dim()] = table->dim;
@@ -120,9 +112,9 @@ void dequantize_rows(KernelContext& ctx, const char* op, const QuantizedTable& t
 bool check_range(KernelContext& ctx, const char* op, int64_t qmin, int64_t qmax, int64_t lo,
                  int64_t hi) {
   CHECK_OR_FALSE(qmin <= qmax && qmin >= lo && qmax <= hi,
-                     "%s: [quant_min, quant_max] = [%lld, %lld] does not fit [%lld, %lld]", op,
-                     static_cast<long long>(qmin), static_cast<long long>(qmax),
-                     static_cast<long long>(lo), static_cast<long long>(hi));
+                 "%s: [quant_min, quant_max] = [%lld, %lld] does not fit [%lld, %lld]", op,
+                 static_cast<long long>(qmin), static_cast<long long>(qmax),
+                 static_cast<long long>(lo), static_cast<long long>(hi));
   return true;
 }
 

@@ -347,4 +347,29 @@ inline int64_t read_index(const Tensor& t, int64_t i) {
                                              : t.const_data_ptr<int32_t>()[i];
 }
 
+// Index tensors are int64 or int32 and read in memory order.
+inline bool check_index_tensor(KernelContext& ctx, const char* op, const Tensor& index) {
+  if (!is_index_dtype(index.scalar_type())) {
+    ctx.fail(Error::InvalidArgument, "%s: indices must be int64 or int32, got %s", op,
+             scalar_type_name(index.scalar_type()));
+    return false;
+  }
+  return check_contiguous(ctx, op, index);
+}
+
+// Every value of `index` must lie in [0, size): the index ops, like
+// PyTorch's, take no negative indices.
+inline bool check_index_values(KernelContext& ctx, const char* op, const Tensor& index,
+                               int64_t size) {
+  for (int64_t i = 0; i < index.numel(); ++i) {
+    const int64_t v = read_index(index, i);
+    if (v < 0 || v >= size) {
+      ctx.fail(Error::InvalidArgument, "%s: index %lld is out of range for a dim of size %lld",
+               op, static_cast<long long>(v), static_cast<long long>(size));
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace ember::kernels::shape

@@ -18,24 +18,16 @@ from torch.fx import GraphModule, Node
 from torchao.quantization.pt2e.utils import create_getattr_from_value
 
 from ember.quantize import ops
+from ember.quantize.observers import constant_value
 
 aten = torch.ops.aten
 qd = torch.ops.quantized_decomposed
 
 
-def _constant(model: GraphModule, node: object) -> torch.Tensor | None:
-    if not isinstance(node, Node) or node.op != "get_attr":
-        return None
-    value: object = model
-    for part in str(node.target).split("."):
-        value = getattr(value, part)
-    return value if isinstance(value, torch.Tensor) else None
-
-
 def _int8_table(model: GraphModule, dequantize: Node) -> tuple | None:
     """The embedding_byte arguments of a per-row dequantize of an int8 table."""
     table, scales, zero_points, axis, qmin, qmax, dtype = dequantize.args[:7]
-    codes, zero = _constant(model, table), _constant(model, zero_points)
+    codes, zero = constant_value(model, table), constant_value(model, zero_points)
     if codes is None or codes.dim() != 2 or axis != 0 or dtype not in (torch.int8, torch.uint8):
         return None
     if zero is not None and bool(zero.any()):
@@ -43,7 +35,7 @@ def _int8_table(model: GraphModule, dequantize: Node) -> tuple | None:
         with model.graph.inserting_before(dequantize):
             zero_points = create_getattr_from_value(
                 model, model.graph, "_embedding_zero_points",
-                zero.to(_constant(model, scales).dtype))
+                zero.to(constant_value(model, scales).dtype))
     else:
         zero_points = None
     return ops.embedding_byte, (table, scales, zero_points, qmin, qmax)
@@ -54,7 +46,7 @@ def _int4_table(model: GraphModule, dequantize: Node) -> tuple | None:
     unpacked, scales, zero_points = dequantize.args[:3]
     if not (isinstance(unpacked, Node) and unpacked.target is ops.unpack_int4):
         return None
-    packed = _constant(model, unpacked.args[0])
+    packed = constant_value(model, unpacked.args[0])
     if packed is None or packed.dim() != 2 or zero_points is not None:
         return None
     # ember_quant's packing puts element 2j in the low nibble, ExecuTorch's in

@@ -88,7 +88,7 @@ class GroupWeightObserver(ObserverBase):
     def convert(self, model: GraphModule, observer_node: Node) -> None:
         graph = model.graph
         weight_node = observer_node.args[0]
-        weight = _constant_value(model, weight_node)
+        weight = constant_value(model, weight_node)
         if weight is None or weight.dim() != 2:
             raise ValueError(f"{observer_node.name}: 4-bit groups need a constant [N, K] weight")
         values, scales = group_quantize_int4(weight, self.group_size)
@@ -105,8 +105,9 @@ class GroupWeightObserver(ObserverBase):
         graph.erase_node(observer_node)
 
 
-def _constant_value(model: GraphModule, node: Node) -> torch.Tensor | None:
-    if node.op != "get_attr":
+def constant_value(model: GraphModule, node: object) -> torch.Tensor | None:
+    """The tensor a get_attr node of `model` reads; None for anything else."""
+    if not isinstance(node, Node) or node.op != "get_attr":
         return None
     value: object = model
     for part in str(node.target).split("."):

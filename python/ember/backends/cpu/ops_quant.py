@@ -388,25 +388,31 @@ def find(subgraph: ProgramGraph) -> dict[Node, Callable[[Builder, Node], int] | 
     return patterns
 
 
-# The last graph claims() looked at, its node count and its units' nodes.
-_claimed: list[Any] = [None, 0, set()]
+# The last graph looked at, its node count, its units and their nodes.
+_found: list[Any] = [None, 0, [], set()]
+
+
+def _program_units(program: ProgramGraph) -> tuple[list[Unit], set[Node]]:
+    """`program`'s units and all their nodes, found once per graph."""
+    if _found[0] is not program.graph or _found[1] != len(program.graph.nodes):
+        found = units(program.graph, program.is_constant, program.constant)
+        nodes: set[Node] = set()
+        for unit in found:
+            nodes.update(unit.nodes)
+        _found[:] = [program.graph, len(program.graph.nodes), found, nodes]
+    return _found[2], _found[3]
 
 
 def claims(node: Node, program: ProgramGraph) -> bool:
-    """Whether `node` is part of a quantized unit of `program` (found once per graph)."""
-    if _claimed[0] is not program.graph or _claimed[1] != len(program.graph.nodes):
-        nodes: set[Node] = set()
-        for unit in units(program.graph, program.is_constant, program.constant):
-            nodes.update(unit.nodes)
-        _claimed[:] = [program.graph, len(program.graph.nodes), nodes]
-    return node in _claimed[2]
+    """Whether `node` is part of a quantized unit of `program`."""
+    return node in _program_units(program)[1]
 
 
 def groups(program: ProgramGraph) -> list[set[Node]]:
     """The units' nodes, units that share nodes (one per-token quantization
     read by q, k and v) merged: a subgraph must hold all of them to lower any."""
     merged: list[set[Node]] = []
-    for unit in units(program.graph, program.is_constant, program.constant):
+    for unit in _program_units(program)[0]:
         group = set(unit.nodes)
         for other in [m for m in merged if m & group]:
             group |= other
