@@ -13,6 +13,7 @@ namespace ember::kernels::optimized {
 // Defined by the variant files CMake compiles for this architecture.
 extern const Qs8DwconvConfig kQs8DwconvScalarConfig;
 #if defined(__x86_64__)
+extern const Qs8DwconvConfig kQs8DwconvAvx512VnniRowsConfig;
 extern const Qs8DwconvConfig kQs8DwconvAvx512VnniConfig;
 extern const Qs8DwconvConfig kQs8DwconvAvx512Config;
 extern const Qs8DwconvConfig kQs8DwconvAvxVnniConfig;
@@ -26,8 +27,8 @@ namespace {
 
 const Qs8DwconvConfig* const kVariants[] = {
 #if defined(__x86_64__)
-    &kQs8DwconvAvx512VnniConfig, &kQs8DwconvAvx512Config, &kQs8DwconvAvxVnniConfig,
-    &kQs8DwconvAvx2Config,
+    &kQs8DwconvAvx512VnniRowsConfig, &kQs8DwconvAvx512VnniConfig, &kQs8DwconvAvx512Config,
+    &kQs8DwconvAvxVnniConfig, &kQs8DwconvAvx2Config,
 #endif
 #if defined(__aarch64__)
     &kQs8DwconvNeonConfig,
@@ -38,31 +39,39 @@ constexpr size_t kNumVariants = sizeof(kVariants) / sizeof(kVariants[0]);
 
 size_t round_up(size_t a, size_t b) { return (a + b - 1) / b * b; }
 
-// Bytes of one tile's taps.
-size_t tap_bytes(const Qs8DwconvConfig& cfg, size_t taps) {
+// Bytes of one tile's taps, for a window of kh rows.
+size_t tap_bytes(const Qs8DwconvConfig& cfg, size_t taps, size_t kh) {
   const size_t tile = cfg.channel_tile;
   switch (cfg.layout) {
     case Qs8DwconvLayout::S8: return taps * tile;
     case Qs8DwconvLayout::S16: return taps * tile * 2;
     case Qs8DwconvLayout::S16Pairs:
     case Qs8DwconvLayout::S16PairsLanes: return round_up(taps, 2) * tile * 2;
+    case Qs8DwconvLayout::U8RowQuads: return taps / kh * tile * 4;
   }
   return 0;
 }
 
-size_t tile_bytes(const Qs8DwconvConfig& cfg, size_t taps) {
-  return 2 * cfg.channel_tile * sizeof(int32_t) + tap_bytes(cfg, taps);
+size_t tile_bytes(const Qs8DwconvConfig& cfg, size_t taps, size_t kh) {
+  return 2 * cfg.channel_tile * sizeof(int32_t) + tap_bytes(cfg, taps, kh);
 }
 
 // The channel (within its tile) at position j of a tile's vectors: a 512-bit
 // unpack of bytes works per 128-bit lane, so the pairs it makes of 32
 // channels come out as [0-7, 16-23] and [8-15, 24-31].
+// U8RowQuads: four unpacks per 128-bit lane leave vector v (of 8 channels)
+// with channels 4v-4v+3 of each lane's 16.
 size_t channel_at(const Qs8DwconvConfig& cfg, size_t j) {
-  if (cfg.layout != Qs8DwconvLayout::S16PairsLanes) return j;
   const size_t block = j / 32 * 32;
   const size_t p = j % 32;
-  static constexpr uint8_t kOrder[4] = {0, 16, 8, 24};
-  return block + kOrder[p / 8] + p % 8;
+  switch (cfg.layout) {
+    case Qs8DwconvLayout::S16PairsLanes: {
+      static constexpr uint8_t kOrder[4] = {0, 16, 8, 24};
+      return block + kOrder[p / 8] + p % 8;
+    }
+    case Qs8DwconvLayout::U8RowQuads: return block + (p % 8) / 4 * 16 + p / 8 * 4 + p % 4;
+    default: return j;
+  }
 }
 
 }  // namespace
@@ -75,14 +84,23 @@ bool qs8_dwconv_variant_supported(const Qs8DwconvConfig& config) {
   return detect_cpu_features().has(config.required_features);
 }
 
-const Qs8DwconvConfig& qs8_dwconv_config() {
-  static const Qs8DwconvConfig* const chosen = [] {
-    for (const Qs8DwconvConfig* cfg : kVariants) {
-      if (cpu_features().has(cfg->required_features)) return cfg;
+bool qs8_dwconv_variant_handles(const Qs8DwconvConfig& config, const Qs8DwconvShape& shape) {
+  if (config.direct == nullptr) return true;
+  return shape.kh >= 1 && shape.kh <= config.direct_rows && shape.kw >= 1 &&
+         shape.stride_w == 1 && (shape.kw - 1) * shape.dil_w + 1 <= config.direct_columns;
+}
+
+const Qs8DwconvConfig& qs8_dwconv_config(const Qs8DwconvShape& shape) {
+  for (const Qs8DwconvConfig* cfg : kVariants) {
+    if (cpu_features().has(cfg->required_features) && qs8_dwconv_variant_handles(*cfg, shape)) {
+      return *cfg;
     }
-    return &kQs8DwconvScalarConfig;
-  }();
-  return *chosen;
+  }
+  return kQs8DwconvScalarConfig;
+}
+
+bool qs8_dwconv_uses_indirection(const Qs8DwconvConfig& config) {
+  return config.direct == nullptr;
 }
 
 Qs8DwconvUkernelFn qs8_dwconv_ukernel(const Qs8DwconvConfig& config, size_t taps) {
@@ -91,8 +109,10 @@ Qs8DwconvUkernelFn qs8_dwconv_ukernel(const Qs8DwconvConfig& config, size_t taps
   return config.any;
 }
 
-size_t qs8_dwconv_packed_size(const Qs8DwconvConfig& config, size_t taps, size_t channels) {
-  return round_up(channels, config.channel_tile) / config.channel_tile * tile_bytes(config, taps);
+size_t qs8_dwconv_packed_size(const Qs8DwconvConfig& config, size_t kh, size_t kw,
+                              size_t channels) {
+  return round_up(channels, config.channel_tile) / config.channel_tile *
+         tile_bytes(config, kh * kw, kh);
 }
 
 void qs8_dwconv_pack_weights(const Qs8DwconvConfig& config, size_t kh, size_t kw,
@@ -108,17 +128,21 @@ void qs8_dwconv_pack_weights(const Qs8DwconvConfig& config, size_t kh, size_t kw
     return weights[c * taps + ky * kw + kx];
   };
   uint8_t* out = static_cast<uint8_t*>(packed);
-  for (size_t c0 = 0; c0 < channels; c0 += tile, out += tile_bytes(config, taps)) {
+  // The u8 operand of the row-quad kernels is A + 128: its share is
+  // subtracted with the zero point's.
+  const uint32_t a_total = static_cast<uint32_t>(a_zero) +
+                           (config.layout == Qs8DwconvLayout::U8RowQuads ? 128u : 0u);
+  for (size_t c0 = 0; c0 < channels; c0 += tile, out += tile_bytes(config, taps, kh)) {
     int32_t* head = reinterpret_cast<int32_t*>(out);
     uint8_t* w = out + tile * sizeof(int32_t);
-    float* tail = reinterpret_cast<float*>(w + tap_bytes(config, taps));
+    float* tail = reinterpret_cast<float*>(w + tap_bytes(config, taps, kh));
     for (size_t j = 0; j < tile; ++j) {
       const size_t c = c0 + channel_at(config, j);
       uint32_t sum = 0;
       for (size_t t = 0; t < taps; ++t) sum += static_cast<uint32_t>(weight(c, t));
       // bias - a_zero * sum, modulo 2^32 as the kernels add.
       const uint32_t b = c < channels && bias != nullptr ? static_cast<uint32_t>(bias[c]) : 0u;
-      head[j] = static_cast<int32_t>(b - static_cast<uint32_t>(a_zero) * sum);
+      head[j] = static_cast<int32_t>(b - a_total * sum);
       tail[j] = c < channels ? scale[c] : 0.0f;
     }
     switch (config.layout) {
@@ -148,6 +172,17 @@ void qs8_dwconv_pack_weights(const Qs8DwconvConfig& config, size_t kh, size_t kw
           }
         }
         break;
+      case Qs8DwconvLayout::U8RowQuads:
+        for (size_t kx = 0; kx < kw; ++kx) {
+          for (size_t j = 0; j < tile; ++j) {
+            const size_t c = c0 + channel_at(config, j);
+            for (size_t ky = 0; ky < 4; ++ky) {
+              w[(kx * tile + j) * 4 + ky] =
+                  static_cast<uint8_t>(ky < kh ? weight(c, kx * kh + ky) : 0);
+            }
+          }
+        }
+        break;
     }
   }
 }
@@ -173,6 +208,14 @@ void qs8_dwconv(const Qs8DwconvConfig& config, const Qs8DwconvShape& s,
                 const int8_t* const* indirection, const int8_t* zero, const void* packed,
                 const int8_t* input, int8_t* output, const Qs8RequantParams& params,
                 ThreadPool* pool) {
+  if (config.direct != nullptr) {
+    parallel_for(pool, static_cast<int64_t>(s.batch * s.out_h), 1,
+                 [&](int64_t begin, int64_t end) {
+                   config.direct(s, packed, input, zero, static_cast<size_t>(begin),
+                                 static_cast<size_t>(end), output, &params);
+                 });
+    return;
+  }
   const size_t taps = s.kh * s.kw;
   const Qs8DwconvUkernelFn ukernel = qs8_dwconv_ukernel(config, taps);
   const size_t step = f32_dwconv_pixel_step(s);

@@ -189,12 +189,42 @@ void qd8_gemm_12x32(size_t mr, size_t nr, size_t kp, const void* a, const void* 
 
 #undef EMBER_QS8_ROW_CASES
 
+// The gather into u8 (value ^ 0x80 = value + 128): a 64-byte xor per block
+// of a tap and one masked one for its tail, where the portable loops move 8
+// or 16 bytes at a time (up to 13% of MobileNetV2 int8's time went there).
+// The masked-off lanes load as zero: past kc the tail writes 0x80s.
+void pack_a_u8(size_t mr, size_t kc, size_t kcp, size_t ks, const int8_t* const* rows,
+               size_t tap_stride, size_t row_stride, size_t a_offset, const int8_t* zero,
+               void* out) {
+  const __m512i flip = _mm512_set1_epi8(static_cast<char>(0x80));
+  const size_t blocks = kc / 64 * 64;
+  const size_t rest = kcp - blocks;  // <= 64: kcp rounds kc up to kKr
+  const __mmask64 load_mask = kc == blocks ? 0 : ~0ull >> (64 - (kc - blocks));
+  uint8_t* dst = static_cast<uint8_t*>(out);
+  for (size_t i = 0; i < mr; ++i) {
+    for (size_t p = 0; p < ks; ++p, dst += kcp) {
+      const int8_t* src = rows[p * tap_stride + i * row_stride];
+      if (src != zero) {
+        src = reinterpret_cast<const int8_t*>(reinterpret_cast<uintptr_t>(src) + a_offset);
+      }
+      size_t q = 0;
+      for (; q < blocks; q += 64) {
+        const __m512i v = _mm512_loadu_si512(src + q);
+        _mm512_storeu_si512(dst + q, _mm512_xor_si512(v, flip));
+      }
+      if (rest == 0) continue;
+      const __m512i v = _mm512_xor_si512(_mm512_maskz_loadu_epi8(load_mask, src + q), flip);
+      _mm512_mask_storeu_epi8(dst + q, ~0ull >> (64 - rest), v);
+    }
+  }
+}
+
 }  // namespace
 
 extern const Qs8GemmConfig kQs8GemmAvx512VnniConfig = {
     "avx512vnni",
     kCpuAvx512Vnni | kCpuAvx512 | kCpuOsZmm | kCpuAvx2 | kCpuFma | kCpuOsYmm,
-    kMr, kNr, kKr, Qs8AFormat::U8, kShift, qs8_gemm_12x32, qd8_gemm_12x32,
+    kMr, kNr, kKr, Qs8AFormat::U8, kShift, qs8_gemm_12x32, qd8_gemm_12x32, pack_a_u8,
 };
 
 }  // namespace ember::kernels::optimized

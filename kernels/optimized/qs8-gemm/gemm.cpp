@@ -91,6 +91,10 @@ void pack_a(const Qs8Tiling& cfg, size_t mr, size_t kc, size_t ks, const int8_t*
             size_t tap_stride, size_t row_stride, size_t a_offset, const int8_t* zero,
             void* out) {
   const size_t kcp = round_up(kc, cfg.kr);
+  if (cfg.pack_a != nullptr) {
+    cfg.pack_a(mr, kc, kcp, ks, rows, tap_stride, row_stride, a_offset, zero, out);
+    return;
+  }
   const size_t kp = ks * kcp;
   for (size_t i = 0; i < mr; ++i) {
     for (size_t p = 0; p < ks; ++p) {
@@ -305,7 +309,7 @@ const Qs8GemmConfig& qs8_gemm_config() {
 }
 
 Qs8Tiling qs8_gemm_tiling(const Qs8GemmConfig& config) {
-  return {config.mr, config.nr, config.kr, config.a_format};
+  return {config.mr, config.nr, config.kr, config.a_format, config.pack_a};
 }
 
 size_t qs8_gemm_padded_k(const Qs8GemmConfig& config, size_t ks, size_t kc) {

@@ -98,6 +98,15 @@ using Qd8F32GemmUkernelFn = void (*)(size_t mr, size_t nr, size_t kp, const void
                                      const int32_t* row_zero, const float* row_scale,
                                      const Qd8F32Params* params);
 
+// Optional, per variant: what the driver's portable gather (pack_a) does,
+// with the variant's vectors. Row i's tap p is the kc bytes at rows[p *
+// tap_stride + i * row_stride] (plus a_offset unless it is `zero`), written
+// in the variant's a_format at out + i * ks * kcp + p * kcp; the kcp - kc
+// values past each tap may hold anything (B's rows there are zero).
+using Qs8PackAFn = void (*)(size_t mr, size_t kc, size_t kcp, size_t ks,
+                            const int8_t* const* rows, size_t tap_stride, size_t row_stride,
+                            size_t a_offset, const int8_t* zero, void* out);
+
 // --- variants ---
 
 struct Qs8GemmConfig {
@@ -110,6 +119,7 @@ struct Qs8GemmConfig {
   int32_t a_shift;  // what a_format adds to A's values (128 for U8, else 0)
   Qs8GemmUkernelFn gemm;
   Qd8F32GemmUkernelFn gemm_qd8_f32;
+  Qs8PackAFn pack_a = nullptr;  // null: the driver's portable loops
 };
 
 // The variants compiled for this architecture, best first, supported by the

@@ -20,6 +20,7 @@ struct Qs8Tiling {
   uint32_t nr;
   uint32_t kr;
   Qs8AFormat a_format;
+  Qs8PackAFn pack_a = nullptr;  // the variant's own gather, if it has one
 };
 
 Qs8Tiling qs8_gemm_tiling(const Qs8GemmConfig& config);

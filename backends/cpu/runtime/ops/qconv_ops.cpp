@@ -214,20 +214,23 @@ Result<CpuOp*> make_qs8_conv2d(const BuildContext& ctx, const cpu_fb::Op* op) {
   const auto z = [](int64_t s) { return static_cast<size_t>(s); };
   if (groups == in_c && groups == out_c) {
     made->path = Qs8ConvOp::Path::Depthwise;
-    made->dw = &qs8_dwconv_config();
-    made->packed_bytes = qs8_dwconv_packed_size(*made->dw, made->taps, co);
-    made->packed = new_bytes(made->packed_bytes);
     made->dw_shape = Qs8DwconvShape{z(batch), co, z(in_h), z(in_w), z(out_h), z(out_w), z(kh),
                                     z(kw), z(sh), z(sw), z(ph), z(pw), z(dh), z(dw)};
-    made->indirection_size = f32_dwconv_indirection_size(made->dw_shape);
-    made->indirection = new (std::nothrow) const int8_t*[made->indirection_size + 1];
-    if (made->packed == nullptr || made->indirection == nullptr) {
+    made->dw = &qs8_dwconv_config(made->dw_shape);
+    made->packed_bytes = qs8_dwconv_packed_size(*made->dw, z(kh), z(kw), co);
+    made->packed = new_bytes(made->packed_bytes);
+    const bool indirect = qs8_dwconv_uses_indirection(*made->dw);
+    if (indirect) {
+      made->indirection_size = f32_dwconv_indirection_size(made->dw_shape);
+      made->indirection = new (std::nothrow) const int8_t*[made->indirection_size + 1];
+    }
+    if (made->packed == nullptr || (indirect && made->indirection == nullptr)) {
       delete made;
       return Error::MemoryAllocationFailed;
     }
     qs8_dwconv_pack_weights(*made->dw, z(kh), z(kw), co, weight, channels.bias, a_zero,
                             channels.scale, made->packed);
-    qs8_dwconv_indirection(made->dw_shape, made->zero, made->indirection);
+    if (indirect) qs8_dwconv_indirection(made->dw_shape, made->zero, made->indirection);
     return static_cast<CpuOp*>(made);
   }
   made->gemm = &qs8_gemm_config();

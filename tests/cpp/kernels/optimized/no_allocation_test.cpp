@@ -197,13 +197,13 @@ TEST(Int8Kernels, RunAllocatesNothing) {
   ip.c = conv_out.data();
   ip.ldc = n;
   // Depthwise 3x3 over the same input.
-  const Qs8DwconvConfig& dw = qs8_dwconv_config();
+  const Qs8DwconvShape dw_shape{1, ch, side, side, side, side, 3, 3, 1, 1, 1, 1, 1, 1};
+  const Qs8DwconvConfig& dw = qs8_dwconv_config(dw_shape);
   std::vector<int8_t> dw_w(ch * taps, 1), dw_out(side * side * ch, 0);
   std::vector<float> dw_scale(ch, 1.0f / taps);
-  std::vector<uint32_t> dw_packed(qs8_dwconv_packed_size(dw, taps, ch) / 4 + 1);
+  std::vector<uint32_t> dw_packed(qs8_dwconv_packed_size(dw, 3, 3, ch) / 4 + 1);
   qs8_dwconv_pack_weights(dw, 3, 3, ch, dw_w.data(), nullptr, 1, dw_scale.data(),
                           dw_packed.data());
-  const Qs8DwconvShape dw_shape{1, ch, side, side, side, side, 3, 3, 1, 1, 1, 1, 1, 1};
   std::vector<const int8_t*> dw_ind(f32_dwconv_indirection_size(dw_shape));
   qs8_dwconv_indirection(dw_shape, zero.data(), dw_ind.data());
   // Conversions and an add over a broadcast plan.

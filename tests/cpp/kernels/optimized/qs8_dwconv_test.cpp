@@ -10,6 +10,7 @@
 // (as the kernels compute it) and within 1 LSB of the double one.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,10 @@ std::string describe(const Case& c) {
   return buf;
 }
 
+// Cases each variant ran (a direct variant skips the windows it does not
+// handle).
+std::map<std::string, int> checked;
+
 int extent(int in, int pad, int dil, int k, int stride) {
   return (in + 2 * pad - dil * (k - 1) - 1) / stride + 1;
 }
@@ -65,9 +70,6 @@ void check_variant(const Qs8DwconvConfig& cfg, const Case& c, ThreadPool* pool) 
   for (float& s : scale) s *= 100.0f / (75.0f * 75.0f * std::sqrt(static_cast<float>(taps)));
   const std::vector<int8_t> zero(ch, static_cast<int8_t>(c.a_zero));
 
-  std::vector<uint32_t> packed((qs8_dwconv_packed_size(cfg, taps, ch) + 3) / 4);
-  qs8_dwconv_pack_weights(cfg, c.kh, c.kw, ch, w.data(), bias.data(), c.a_zero, scale.data(),
-                          packed.data());
   Qs8DwconvShape shape{static_cast<size_t>(c.batch), ch, static_cast<size_t>(c.h),
                        static_cast<size_t>(c.w), static_cast<size_t>(oh),
                        static_cast<size_t>(ow), static_cast<size_t>(c.kh),
@@ -75,8 +77,16 @@ void check_variant(const Qs8DwconvConfig& cfg, const Case& c, ThreadPool* pool) 
                        static_cast<size_t>(c.stride_w), static_cast<size_t>(c.pad_h),
                        static_cast<size_t>(c.pad_w), static_cast<size_t>(c.dil_h),
                        static_cast<size_t>(c.dil_w)};
-  std::vector<const int8_t*> indirection(f32_dwconv_indirection_size(shape));
-  qs8_dwconv_indirection(shape, zero.data(), indirection.data());
+  if (!qs8_dwconv_variant_handles(cfg, shape)) return;  // left to the next variant
+  ++checked[cfg.name];
+  std::vector<uint32_t> packed((qs8_dwconv_packed_size(cfg, c.kh, c.kw, ch) + 3) / 4);
+  qs8_dwconv_pack_weights(cfg, c.kh, c.kw, ch, w.data(), bias.data(), c.a_zero, scale.data(),
+                          packed.data());
+  std::vector<const int8_t*> indirection;
+  if (qs8_dwconv_uses_indirection(cfg)) {
+    indirection.resize(f32_dwconv_indirection_size(shape));
+    qs8_dwconv_indirection(shape, zero.data(), indirection.data());
+  }
   std::vector<int8_t> out(static_cast<size_t>(c.batch) * oh * ow * ch, 0);
   qs8_dwconv(cfg, shape, indirection.data(), zero.data(), packed.data(), x.data(), out.data(),
              c.requant, pool);
@@ -140,6 +150,11 @@ TEST(Qs8Dwconv, LoopedWindowsStridesAndDilation) {
              Case{1, 48, 9, 9, 7, 7, 1, 1, 3, 3},        // 7x7 (49 taps)
              Case{1, 20, 3, 3, 3, 3, 3, 3, 1, 1},        // stride past the window's reach
              Case{1, 96, 12, 12, 3, 3, 1, 1, 1, 1},      // MobileNet-like
+             Case{1, 32, 3, 300, 3, 3, 1, 1, 1, 1},      // wider than a direct chunk
+             Case{1, 33, 4, 601, 3, 3, 2, 1, 1, 1},      // stride 2 rows, three chunks and a tail
+             Case{1, 9, 7, 7, 4, 4, 1, 1, 2, 1},         // 4 rows: a direct kernel's tallest
+             Case{1, 18, 6, 40, 3, 9, 1, 1, 1, 4, 1, 3},  // wide dilated window, looped columns
+             Case{1, 8, 4, 5, 3, 3, 1, 1, 4, 4},         // all padding in some rows
          }) {
       check_variant(*cfg, c, nullptr);
     }
@@ -167,10 +182,22 @@ TEST(Qs8Dwconv, ThreadsSplitRows) {
   }
 }
 
-TEST(Qs8Dwconv, ChosenVariantIsSupported) {
-  EXPECT_TRUE(qs8_dwconv_variant_supported(qs8_dwconv_config()));
+TEST(Qs8Dwconv, ChosenVariantHandlesTheShape) {
+  for (size_t kh : {1, 3, 4, 5, 7}) {
+    const Qs8DwconvShape shape{1, 16, 9, 9, 9 - kh + 1, 7, kh, 3, 1, 1, 0, 0, 1, 1};
+    const Qs8DwconvConfig& chosen = qs8_dwconv_config(shape);
+    EXPECT_TRUE(qs8_dwconv_variant_supported(chosen)) << chosen.name;
+    EXPECT_TRUE(qs8_dwconv_variant_handles(chosen, shape)) << chosen.name << " kh " << kh;
+  }
+}
+
+TEST(Qs8Dwconv, EverySupportedVariantRanCases) {
+  // Runs after the tests above (gtest keeps the order within a file).
   std::string names;
-  for (const Qs8DwconvConfig* cfg : supported_variants()) names += std::string(" ") + cfg->name;
+  for (const Qs8DwconvConfig* cfg : supported_variants()) {
+    names += std::string(" ") + cfg->name;
+    EXPECT_GT(checked[cfg->name], 10) << cfg->name;
+  }
   std::printf("qs8-dwconv variants tested:%s\n", names.c_str());
 }
 
