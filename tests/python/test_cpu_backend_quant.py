@@ -196,6 +196,8 @@ def test_dynamic_linears_are_one_op_each_as_portable(scheme, tmp_path):
     expected, actual, ops, _ = _both(qmodel, (x,), tmp_path)
     assert ops.count("Qd8Linear") == 6, ops
     assert "Linear" not in ops
+    # The GELU and both residual adds run inside the linears' tiles.
+    assert "Unary" not in ops and "Binary" not in ops, ops
     for a in actual:
         # The same int8 inputs and weights; the sums differ by float rounding.
         torch.testing.assert_close(a, expected, rtol=1e-4, atol=1e-4 * float(expected.abs().max()))

@@ -206,7 +206,8 @@ Result<DelegateHandle*> CpuBackend::init(BackendInitContext& context, FreeableBu
       break;
     }
     if (op->activation() != nullptr && op->params_type() != cpu_fb::OpParams::Linear &&
-        op->params_type() != cpu_fb::OpParams::Conv2d) {
+        op->params_type() != cpu_fb::OpParams::Conv2d &&
+        op->params_type() != cpu_fb::OpParams::Qd8Linear) {
       EMBER_LOG(Error, "%s: op %zu (%s) cannot apply a fused activation", kName, i,
                 cpu_fb::EnumNameOpParams(op->params_type()));
       err = Error::InvalidProgram;

@@ -141,8 +141,14 @@ bool qd8_f32_qb4w_gemm(const Qb4wGemmConfig& cfg, const Qb4wGemmProblem& p, Kern
                  qb4w_gemm_panel_bytes(cfg, p.k, p.group), p.packed_w, ctx,
                  [&](size_t mr, size_t nr, const void* a, const uint8_t* panel, size_t i,
                      size_t j) {
-                   cfg.gemm(mr, nr, p.k, p.group, a, panel, p.c + i * p.ldc + j, p.ldc,
-                            p.a_zero + i, p.a_scale + i, &p.params);
+                   float* c = p.c + i * p.ldc + j;
+                   cfg.gemm(mr, nr, p.k, p.group, a, panel, c, p.ldc, p.a_zero + i,
+                            p.a_scale + i, &p.params);
+                   if (p.activation.fn != nullptr) {
+                     for (size_t r = 0; r < mr; ++r) {
+                       p.activation.fn(nr, c + r * p.ldc, p.activation.params);
+                     }
+                   }
                  });
   return true;
 }

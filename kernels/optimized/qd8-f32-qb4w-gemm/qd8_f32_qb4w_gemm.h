@@ -104,6 +104,7 @@ struct Qb4wGemmProblem {
   float* c = nullptr;
   size_t ldc = 0;
   Qd8F32Params params;
+  F32RowActivation activation;  // as Qd8F32GemmProblem's
 };
 bool qd8_f32_qb4w_gemm(const Qb4wGemmConfig& config, const Qb4wGemmProblem& problem,
                        KernelContext* ctx);

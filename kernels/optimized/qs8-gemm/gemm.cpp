@@ -422,8 +422,11 @@ bool qd8_f32_gemm(const Qs8GemmConfig& cfg, const Qd8F32GemmProblem& p, KernelCo
   run(qs8_gemm_tiling(cfg), p.m, p.n, 1, p.k, qd8_gemm_panel_bytes(cfg, 1, p.k), src, p.packed_w,
       ctx,
       [&](size_t mr, size_t nr, const void* a, const uint8_t* panel, size_t i, size_t j) {
-        cfg.gemm_qd8_f32(mr, nr, kp, a, panel, p.c + i * p.ldc + j, p.ldc, p.a_zero + i,
-                         p.a_scale + i, &p.params);
+        float* c = p.c + i * p.ldc + j;
+        cfg.gemm_qd8_f32(mr, nr, kp, a, panel, c, p.ldc, p.a_zero + i, p.a_scale + i, &p.params);
+        if (p.activation.fn != nullptr) {
+          for (size_t r = 0; r < mr; ++r) p.activation.fn(nr, c + r * p.ldc, p.activation.params);
+        }
       });
   return true;
 }

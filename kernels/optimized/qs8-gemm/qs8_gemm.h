@@ -37,6 +37,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/optimized/row_activation.h"
+
 namespace ember {
 
 class KernelContext;
@@ -205,6 +207,9 @@ struct Qd8F32GemmProblem {
   float* c = nullptr;
   size_t ldc = 0;
   Qd8F32Params params;
+  // Applied to each tile's rows of C as it is finished, after the clamp in
+  // params (which a caller with an activation leaves open and applies itself).
+  F32RowActivation activation;
 };
 bool qd8_f32_gemm(const Qs8GemmConfig& config, const Qd8F32GemmProblem& problem,
                   KernelContext* ctx);

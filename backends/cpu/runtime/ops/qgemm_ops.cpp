@@ -4,8 +4,11 @@
 //    with the input's one zero point and scale;
 //  - Qd8Linear, dynamic: float in, each row quantized per token while in
 //    cache (qs8-vcvt), then the qd8-f32 GEMM (int8 weights) or the 4-bit
-//    grouped one (qd8-f32-qb4w-gemm), float out with bias and clamp.
+//    grouped one (qd8-f32-qb4w-gemm), float out with bias, then the fused
+//    residual add and activation (Linear's) and the clamp on each tile.
 #include <new>
+
+#include "backends/cpu/runtime/ops/activation.h"
 
 #include "backends/cpu/runtime/ops/qs8_util.h"
 #include "kernels/optimized/qd8-f32-qb4w-gemm/qd8_f32_qb4w_gemm.h"
@@ -77,9 +80,9 @@ class Qs8LinearOp final : public CpuOp {
 
 class Qd8LinearOp final : public CpuOp {
  public:
-  uint32_t x, out;
+  uint32_t x, out, residual = 0;
   size_t m, k, n, group = 0;  // group > 0: 4-bit weights
-  Qd8F32Params clamp;
+  OutputActivation act;
   uint8_t* packed = nullptr;
   size_t packed_bytes = 0;
   const Qs8GemmConfig* gemm = nullptr;
@@ -100,6 +103,10 @@ class Qd8LinearOp final : public CpuOp {
                                             slice_bytes<int32_t>(m));
     qs8_quantize_rows_dynamic(qs8_vcvt_config(), m, k, state.data[x], k, scale, zero, a, k,
                               state.pool);
+    const OutputHook hook{&act, state.data[out], act.residual ? state.data[residual] : nullptr};
+    Qd8F32Params clamp;
+    clamp.min = act.low;
+    clamp.max = act.high;
     if (qb4w != nullptr) {
       Qb4wGemmProblem p;
       p.m = m;
@@ -114,6 +121,7 @@ class Qd8LinearOp final : public CpuOp {
       p.c = state.data[out];
       p.ldc = n;
       p.params = clamp;
+      p.activation = hook.row();
       qd8_f32_qb4w_gemm(*qb4w, p, state.kernel_context);
       return;
     }
@@ -129,6 +137,7 @@ class Qd8LinearOp final : public CpuOp {
     p.c = state.data[out];
     p.ldc = n;
     p.params = clamp;
+    p.activation = hook.row();
     qd8_f32_gemm(*gemm, p, state.kernel_context);
   }
 };
@@ -243,8 +252,8 @@ Result<CpuOp*> make_qs8_linear(const BuildContext& ctx, const cpu_fb::Op* op) {
 Result<CpuOp*> make_qd8_linear(const BuildContext& ctx, const cpu_fb::Op* op) {
   const cpu_fb::Qd8Linear* p = op->params_as_Qd8Linear();
   OpValues v;
-  if (p == nullptr || !read_op_values(ctx, op, 1, 1, &v) || p->weight() >= ctx.num_values ||
-      (p->bits() != 8 && p->bits() != 4)) {
+  if (p == nullptr || !read_op_values(ctx, op, 1, 2, &v) || !residual_fits(ctx, v) ||
+      p->weight() >= ctx.num_values || (p->bits() != 8 && p->bits() != 4)) {
     return Error::InvalidProgram;
   }
   const ValueInfo& x = ctx.values[v.in[0]];
@@ -278,10 +287,14 @@ Result<CpuOp*> make_qd8_linear(const BuildContext& ctx, const cpu_fb::Op* op) {
   if (made == nullptr) return Error::MemoryAllocationFailed;
   made->x = v.in[0];
   made->out = v.out;
+  made->residual = v.num_in > 1 ? v.in[1] : 0;
   made->m = m;
   made->k = k;
   made->n = n;
-  made->clamp = float_clamp(op);
+  if (!made->act.read(op, v.num_in > 1)) {
+    delete made;
+    return Error::InvalidProgram;
+  }
   if (four_bit) {
     made->qb4w = &qb4w_gemm_config();
     made->group = group;

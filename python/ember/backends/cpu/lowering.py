@@ -59,8 +59,8 @@ def channels_last_order(rank: int) -> list[int]:
     convolution's) up ([N, C, H, W] as N, H, W, C)."""
     return [0, *range(2, rank), 1]
 
-# The ops that apply a fused activation to their output tiles.
-_ACTIVATABLE = {OpParams.OpParams.Linear, OpParams.OpParams.Conv2d}
+# The ops that apply a fused activation (and residual) to their output tiles.
+_ACTIVATABLE = {OpParams.OpParams.Linear, OpParams.OpParams.Conv2d, OpParams.OpParams.Qd8Linear}
 
 # Ops whose output a following relu/hardtanh/clamp fuses into (they apply the
 # clamp on the way out); families add theirs.
@@ -100,7 +100,7 @@ class _Op:
     debug_handle: int = 0
     # The node whose value the output is once the op ran (_tag_values).
     value_handle: int = 0
-    # A fused activation (UnaryOp), applied before the clamp: Linear and Conv2d only.
+    # A fused activation (UnaryOp), applied before the clamp: the _ACTIVATABLE ops only.
     activation: int | None = None
 
 
@@ -165,7 +165,7 @@ class Builder:
         self.ops.append(_Op(params_type, params, inputs, [out], clamp))
 
     def fuse_activation(self, source: Node, kind: int, readers: set[Node]) -> int | None:
-        """Makes the Linear or Conv2d that wrote `source`'s value apply
+        """Makes the _ACTIVATABLE op that wrote `source`'s value apply
         activation `kind` to it, when only `readers` (the activation's nodes)
         read the value and that op has no clamp or activation yet; returns
         the value, or None."""
@@ -190,8 +190,8 @@ class Builder:
                     None)
 
     def fuse_residual(self, node: Node, source: Node, other: Node) -> int | None:
-        """Makes add(source, other) (node) the residual step of the Linear or
-        Conv2d that wrote source's value: that op adds other's value to its
+        """Makes add(source, other) (node) the residual step of the _ACTIVATABLE
+        op that wrote source's value: that op adds other's value to its
         output as it finishes each tile. Only when node alone reads source,
         other has the output's shape and layout and is ready before that op
         runs, and the op applies nothing on the way out yet; returns the
