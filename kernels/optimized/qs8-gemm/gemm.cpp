@@ -10,6 +10,8 @@
 //     for each panel of the N block:   L1), then run the tile across the
 //       microkernel (all of K)         block's panels, whose weights (at most
 //                                      kBlockBytes together) stay in L2.
+// With more than one N block and a workspace from the caller, A is gathered
+// once, up front, instead of once per block (a_workspace).
 // K is never blocked: a tile's sums stay in registers over all of K, so no
 // int32 partial sums pass through memory; the A buffer bounds K instead
 // (kAPackBytes, kQs8GemmMaxK), and the tile has fewer rows when K is long.
@@ -148,6 +150,8 @@ struct RowSource {
   const int8_t* const* indirection = nullptr;  // indirect: [m][ks] pointers
   size_t a_offset = 0;
   const int8_t* zero = nullptr;
+  void* workspace = nullptr;  // room to gather all of A once (a_workspace)
+  size_t workspace_bytes = 0;
 };
 
 // The cut of a problem into tasks, the same for every task.
@@ -162,8 +166,13 @@ struct Plan {
   size_t m_chunks = 1;
 };
 
+size_t pool_threads(KernelContext* ctx) {
+  ThreadPool* pool = ctx != nullptr ? ctx->thread_pool() : nullptr;
+  return pool != nullptr ? pool->num_threads() : 1;
+}
+
 Plan make_plan(const Qs8Tiling& cfg, size_t m, size_t n, size_t ks, size_t kc,
-               size_t panel_bytes, KernelContext* ctx) {
+               size_t panel_bytes, size_t threads) {
   Plan plan;
   plan.kp = padded_k(cfg, ks, kc);
   plan.panel_bytes = panel_bytes;
@@ -174,8 +183,6 @@ Plan make_plan(const Qs8Tiling& cfg, size_t m, size_t n, size_t ks, size_t kc,
   plan.per_block = fit > 0 ? fit : 1;
   plan.n_blocks = ceil_div(plan.panels, plan.per_block);
 
-  ThreadPool* pool = ctx != nullptr ? ctx->thread_pool() : nullptr;
-  size_t threads = pool != nullptr ? pool->num_threads() : 1;
   const double macs = static_cast<double>(m) * static_cast<double>(n) *
                       static_cast<double>(ks * kc);
   if (macs < kMinParallelMacs) threads = 1;
@@ -199,13 +206,16 @@ Plan make_plan(const Qs8Tiling& cfg, size_t m, size_t n, size_t ks, size_t kc,
 
 // Runs tasks [begin, end) of `plan`; tile(mr, nr, a_packed, panel, i, j)
 // computes the mr x nr tile of C at (i, j) from the gathered rows.
+// `gathered`: all of A packed already (rows kp values apart), or null: each
+// row tile is gathered into a buffer on the stack.
 template <typename Tile>
 void run_tasks(const Qs8Tiling& cfg, const Plan& plan, size_t m, size_t n, size_t ks,
-               size_t kc, const RowSource& src, const uint8_t* packed_w, size_t begin, size_t end,
-               Tile& tile) {
+               size_t kc, const RowSource& src, uint8_t* gathered, const uint8_t* packed_w,
+               size_t begin, size_t end, Tile& tile) {
   // Left uninitialized: pack_a writes every value a tile reads.
-  alignas(64) uint8_t a_packed[kAPackBytes];
+  alignas(64) uint8_t a_buffer[kAPackBytes];
   const int8_t* row_ptrs[kMaxMr];
+  const size_t row_bytes = plan.kp * a_value_bytes(cfg);
   for (size_t t = begin; t < end; ++t) {
     const size_t nb = t / plan.m_chunks;
     const size_t mc = t % plan.m_chunks;
@@ -218,7 +228,10 @@ void run_tasks(const Qs8Tiling& cfg, const Plan& plan, size_t m, size_t n, size_
       // or two rows has too few accumulators to hide the latency.
       const size_t i = rt * m / plan.m_tiles;
       const size_t mr = (rt + 1) * m / plan.m_tiles - i;
-      if (src.indirection != nullptr) {
+      void* a_packed = a_buffer;
+      if (gathered != nullptr) {
+        a_packed = gathered + i * row_bytes;
+      } else if (src.indirection != nullptr) {
         pack_a(cfg, mr, kc, ks, src.indirection + i * ks, 1, ks, src.a_offset, src.zero,
                a_packed);
       } else {
@@ -236,15 +249,44 @@ void run_tasks(const Qs8Tiling& cfg, const Plan& plan, size_t m, size_t n, size_
 template <typename Tile>
 void run(const Qs8Tiling& cfg, size_t m, size_t n, size_t ks, size_t kc, size_t panel_bytes,
          const RowSource& src, const void* packed_w, KernelContext* ctx, Tile tile) {
-  const Plan plan = make_plan(cfg, m, n, ks, kc, panel_bytes, ctx);
+  const Plan plan = make_plan(cfg, m, n, ks, kc, panel_bytes, pool_threads(ctx));
   const uint8_t* w = static_cast<const uint8_t*>(packed_w);
   const size_t tasks = plan.n_blocks * plan.m_chunks;
-  if (plan.m_chunks * plan.n_blocks <= 1 || ctx == nullptr || ctx->thread_pool() == nullptr) {
-    run_tasks(cfg, plan, m, n, ks, kc, src, w, 0, tasks, tile);
+  const bool serial =
+      plan.m_chunks * plan.n_blocks <= 1 || ctx == nullptr || ctx->thread_pool() == nullptr;
+  // With more than one N block every row tile would be gathered once per
+  // block (12 times for BERT's FFN down projection): with room from the
+  // caller, gather all of A once first.
+  uint8_t* gathered = nullptr;
+  const size_t row_bytes = plan.kp * a_value_bytes(cfg);
+  if (src.workspace != nullptr && plan.n_blocks > 1 && src.workspace_bytes >= m * row_bytes) {
+    gathered = static_cast<uint8_t*>(src.workspace);
+    auto gather = [&](int64_t begin, int64_t end) {
+      const int8_t* row_ptrs[kMaxMr];
+      for (size_t rt = static_cast<size_t>(begin); rt < static_cast<size_t>(end); ++rt) {
+        const size_t i = rt * m / plan.m_tiles;
+        const size_t mr = (rt + 1) * m / plan.m_tiles - i;
+        if (src.indirection != nullptr) {
+          pack_a(cfg, mr, kc, ks, src.indirection + i * ks, 1, ks, src.a_offset, src.zero,
+                 gathered + i * row_bytes);
+        } else {
+          for (size_t r = 0; r < mr; ++r) row_ptrs[r] = src.a + (i + r) * src.lda;
+          pack_a(cfg, mr, kc, 1, row_ptrs, 0, 1, 0, nullptr, gathered + i * row_bytes);
+        }
+      }
+    };
+    if (serial) {
+      gather(0, static_cast<int64_t>(plan.m_tiles));
+    } else {
+      ctx->parallel_for(static_cast<int64_t>(plan.m_tiles), 1, gather);
+    }
+  }
+  if (serial) {
+    run_tasks(cfg, plan, m, n, ks, kc, src, gathered, w, 0, tasks, tile);
     return;
   }
   ctx->parallel_for(static_cast<int64_t>(tasks), 1, [&](int64_t begin, int64_t end) {
-    run_tasks(cfg, plan, m, n, ks, kc, src, w, static_cast<size_t>(begin),
+    run_tasks(cfg, plan, m, n, ks, kc, src, gathered, w, static_cast<size_t>(begin),
               static_cast<size_t>(end), tile);
   });
 }
@@ -352,6 +394,16 @@ size_t qd8_gemm_packed_size(const Qs8GemmConfig& config, size_t ks, size_t kc, s
   return ceil_div(n, config.nr) * qd8_gemm_panel_bytes(config, ks, kc);
 }
 
+size_t qs8_gemm_a_workspace_bytes(const Qs8GemmConfig& config, size_t m, size_t n, size_t ks,
+                                  size_t kc, bool float_output) {
+  const Qs8Tiling tiling = qs8_gemm_tiling(config);
+  if (m == 0 || n == 0 || !qs8_tiling_supports(tiling, ks, kc)) return 0;
+  const size_t panel_bytes = float_output ? qd8_gemm_panel_bytes(config, ks, kc)
+                                          : qs8_gemm_panel_bytes(config, ks, kc);
+  const Plan plan = make_plan(tiling, m, n, ks, kc, panel_bytes, 1);
+  return plan.n_blocks > 1 ? m * plan.kp * a_value_bytes(tiling) : 0;
+}
+
 void qs8_gemm_pack_weights(const Qs8GemmConfig& config, const Qs8Weights& weights,
                            const int32_t* bias, int32_t a_zero, const float* scale,
                            void* packed) {
@@ -403,6 +455,8 @@ bool qs8_gemm(const Qs8GemmConfig& cfg, const Qs8GemmProblem& p, KernelContext* 
   RowSource src;
   src.a = p.a;
   src.lda = p.lda;
+  src.workspace = p.a_workspace;
+  src.workspace_bytes = p.a_workspace_bytes;
   const size_t kp = qs8_gemm_padded_k(cfg, 1, p.k);
   run(qs8_gemm_tiling(cfg), p.m, p.n, 1, p.k, qs8_gemm_panel_bytes(cfg, 1, p.k), src, p.packed_w,
       ctx,
@@ -418,6 +472,8 @@ bool qd8_f32_gemm(const Qs8GemmConfig& cfg, const Qd8F32GemmProblem& p, KernelCo
   RowSource src;
   src.a = p.a;
   src.lda = p.lda;
+  src.workspace = p.a_workspace;
+  src.workspace_bytes = p.a_workspace_bytes;
   const size_t kp = qs8_gemm_padded_k(cfg, 1, p.k);
   run(qs8_gemm_tiling(cfg), p.m, p.n, 1, p.k, qd8_gemm_panel_bytes(cfg, 1, p.k), src, p.packed_w,
       ctx,
@@ -438,6 +494,8 @@ bool qs8_igemm(const Qs8GemmConfig& cfg, const Qs8IgemmProblem& p, KernelContext
   src.indirection = p.indirection;
   src.a_offset = p.a_offset;
   src.zero = p.zero;
+  src.workspace = p.a_workspace;
+  src.workspace_bytes = p.a_workspace_bytes;
   const size_t kp = qs8_gemm_padded_k(cfg, p.ks, p.kc);
   run(qs8_gemm_tiling(cfg), p.m, p.n, p.ks, p.kc, qs8_gemm_panel_bytes(cfg, p.ks, p.kc), src,
       p.packed_w, ctx,

@@ -190,8 +190,20 @@ struct Qs8GemmProblem {
   int8_t* c = nullptr;
   size_t ldc = 0;
   Qs8RequantParams requant;
+  void* a_workspace = nullptr;  // optional: qs8_gemm_a_workspace_bytes
+  size_t a_workspace_bytes = 0;
 };
 bool qs8_gemm(const Qs8GemmConfig& config, const Qs8GemmProblem& problem, KernelContext* ctx);
+
+// Room (bytes; 0 when it would not be used) for the problems' optional
+// a_workspace: where the weights span more than one N block (those that
+// stay in L2 together), the driver gathers every row tile of A once into it
+// rather than once per block. For an m x n product of ks taps of kc
+// channels; float_output for the qd8 GEMM. With less room than this, or a
+// split over threads that narrows the blocks of a problem that has one, it
+// gathers per block as without.
+size_t qs8_gemm_a_workspace_bytes(const Qs8GemmConfig& config, size_t m, size_t n, size_t ks,
+                                  size_t kc, bool float_output);
 
 // The dynamic form: float C from A with a zero point and a scale per row
 // (a_zero[m], a_scale[m]) and B packed by qd8_gemm_pack_weights.
@@ -210,6 +222,8 @@ struct Qd8F32GemmProblem {
   // Applied to each tile's rows of C as it is finished, after the clamp in
   // params (which a caller with an activation leaves open and applies itself).
   F32RowActivation activation;
+  void* a_workspace = nullptr;  // optional: qs8_gemm_a_workspace_bytes
+  size_t a_workspace_bytes = 0;
 };
 bool qd8_f32_gemm(const Qs8GemmConfig& config, const Qd8F32GemmProblem& problem,
                   KernelContext* ctx);
@@ -234,6 +248,8 @@ struct Qs8IgemmProblem {
   int8_t* c = nullptr;
   size_t ldc = 0;
   Qs8RequantParams requant;
+  void* a_workspace = nullptr;  // optional: qs8_gemm_a_workspace_bytes
+  size_t a_workspace_bytes = 0;
 };
 bool qs8_igemm(const Qs8GemmConfig& config, const Qs8IgemmProblem& problem, KernelContext* ctx);
 

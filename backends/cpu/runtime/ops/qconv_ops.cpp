@@ -46,8 +46,30 @@ class Qs8ConvOp final : public CpuOp {
   size_t owned_bytes() const override {
     return packed_bytes + in_c + indirection_size * sizeof(int8_t*);
   }
-  size_t temp_bytes(size_t) const override {
-    return path == Path::Rows ? shape.batch * padded_h() * padded_w() * in_c : 0;
+  // Rows: the padded input; then, for the GEMM paths, room to gather A once
+  // when the weights span several N blocks (qs8_gemm_a_workspace_bytes).
+  size_t padded_bytes() const {
+    return path == Path::Rows ? (shape.batch * padded_h() * padded_w() * in_c + 63) / 64 * 64
+                              : 0;
+  }
+  size_t workspace_bytes = 0;
+  size_t temp_bytes(size_t) const override { return padded_bytes() + workspace_bytes; }
+  // Set once the path is known.
+  void size_workspace() {
+    switch (path) {
+      case Path::Pointwise:
+        workspace_bytes = qs8_gemm_a_workspace_bytes(*gemm, pixels, out_c, 1, in_c, false);
+        break;
+      case Path::Indirect:
+        workspace_bytes = qs8_gemm_a_workspace_bytes(*gemm, pixels, out_c / groups, taps,
+                                                     in_c / groups, false);
+        break;
+      case Path::Rows:
+        workspace_bytes =
+            qs8_gemm_a_workspace_bytes(*gemm, pixels, out_c, shape.kh, shape.kw * in_c, false);
+        break;
+      case Path::Depthwise: workspace_bytes = 0; break;
+    }
   }
 
   // Rows: the input copied into a zero-point-padded image, so that each
@@ -87,6 +109,8 @@ class Qs8ConvOp final : public CpuOp {
         p.c = o;
         p.ldc = out_c;
         p.requant = requant;
+        p.a_workspace = state.op_temp;
+        p.a_workspace_bytes = workspace_bytes;
         qs8_gemm(*gemm, p, state.kernel_context);
         break;
       }
@@ -105,6 +129,8 @@ class Qs8ConvOp final : public CpuOp {
           p.c = o + g * og;
           p.ldc = out_c;
           p.requant = requant;
+          p.a_workspace = state.op_temp;  // each group gathers its own A in turn
+          p.a_workspace_bytes = workspace_bytes;
           qs8_igemm(*gemm, p, state.kernel_context);
         }
         break;
@@ -127,6 +153,8 @@ class Qs8ConvOp final : public CpuOp {
         p.c = o;
         p.ldc = out_c;
         p.requant = requant;
+        p.a_workspace = static_cast<uint8_t*>(state.op_temp) + padded_bytes();
+        p.a_workspace_bytes = workspace_bytes;
         qs8_igemm(*gemm, p, state.kernel_context);
         break;
       }
@@ -250,6 +278,7 @@ Result<CpuOp*> make_qs8_conv2d(const BuildContext& ctx, const cpu_fb::Op* op) {
     made->path = Qs8ConvOp::Path::Rows;
     made->shape = shape;
     made->a_zero = a_zero;
+    made->size_workspace();
     const size_t row_k = z(kw) * made->in_c, k = made->taps * made->in_c;
     int8_t* reordered = reinterpret_cast<int8_t*>(new_bytes(k * co));
     made->packed_bytes = qs8_gemm_packed_size(*made->gemm, z(kh), row_k, co);
@@ -298,6 +327,7 @@ Result<CpuOp*> make_qs8_conv2d(const BuildContext& ctx, const cpu_fb::Op* op) {
     return static_cast<CpuOp*>(made);
   }
   made->path = pointwise ? Qs8ConvOp::Path::Pointwise : Qs8ConvOp::Path::Indirect;
+  made->size_workspace();
   // Per group, packed panels (a multiple of 4 bytes: groups stay aligned).
   const size_t group_bytes = (qs8_gemm_packed_size(*made->gemm, made->taps, cg, og) + 63) / 64 * 64;
   made->packed_bytes = group_bytes * made->groups;

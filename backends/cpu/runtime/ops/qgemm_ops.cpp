@@ -45,9 +45,13 @@ class Qs8LinearOp final : public CpuOp {
     delete_floats(row_scale);
   }
   size_t owned_bytes() const override { return packed_bytes + (row_zero ? 8 * m : 0); }
+  // Where A is gathered once when the weights span several N blocks.
+  size_t workspace_bytes = 0;
+  size_t temp_bytes(size_t) const override { return workspace_bytes; }
 
   void run(const ExecState& state) const override {
     const int8_t* a = reinterpret_cast<const int8_t*>(state.data[x]);
+    void* workspace = state.op_temp;
     if (float_output) {
       Qd8F32GemmProblem p;
       p.m = m;
@@ -61,6 +65,8 @@ class Qs8LinearOp final : public CpuOp {
       p.c = state.data[out];
       p.ldc = n;
       p.params = clamp;
+      p.a_workspace = workspace;
+      p.a_workspace_bytes = workspace_bytes;
       qd8_f32_gemm(*gemm, p, state.kernel_context);
       return;
     }
@@ -74,6 +80,8 @@ class Qs8LinearOp final : public CpuOp {
     p.c = reinterpret_cast<int8_t*>(state.data[out]);
     p.ldc = n;
     p.requant = requant;
+    p.a_workspace = workspace;
+    p.a_workspace_bytes = workspace_bytes;
     qs8_gemm(*gemm, p, state.kernel_context);
   }
 };
@@ -90,10 +98,13 @@ class Qd8LinearOp final : public CpuOp {
 
   ~Qd8LinearOp() override { delete_bytes(packed); }
   size_t owned_bytes() const override { return packed_bytes; }
-  // The quantized rows and their per-token zero points and scales.
-  size_t temp_bytes(size_t) const override {
+  // The quantized rows and their per-token zero points and scales, then
+  // room to gather them once for the int8 GEMM (see Qs8LinearOp).
+  size_t rows_bytes() const {
     return slice_bytes<int8_t>(m * k) + slice_bytes<int32_t>(m) + slice_bytes<float>(m);
   }
+  size_t workspace_bytes = 0;  // the 8-bit GEMM's (see Qs8LinearOp)
+  size_t temp_bytes(size_t) const override { return rows_bytes() + workspace_bytes; }
 
   void run(const ExecState& state) const override {
     uint8_t* temp = static_cast<uint8_t*>(state.op_temp);
@@ -138,6 +149,8 @@ class Qd8LinearOp final : public CpuOp {
     p.ldc = n;
     p.params = clamp;
     p.activation = hook.row();
+    p.a_workspace = temp + rows_bytes();
+    p.a_workspace_bytes = workspace_bytes;
     qd8_f32_gemm(*gemm, p, state.kernel_context);
   }
 };
@@ -211,6 +224,7 @@ Result<CpuOp*> make_qs8_linear(const BuildContext& ctx, const cpu_fb::Op* op) {
   made->n = n;
   made->gemm = &gemm;
   made->float_output = p->float_output();
+  made->workspace_bytes = qs8_gemm_a_workspace_bytes(gemm, m, n, 1, k, p->float_output());
   const Qs8Weights weights = linear_weights(weight, k, n);
   if (p->float_output()) {
     made->clamp = float_clamp(op);
@@ -344,6 +358,7 @@ Result<CpuOp*> make_qd8_linear(const BuildContext& ctx, const cpu_fb::Op* op) {
     delete made;
     return Error::MemoryAllocationFailed;
   }
+  made->workspace_bytes = qs8_gemm_a_workspace_bytes(*made->gemm, m, n, 1, k, true);
   qd8_gemm_pack_weights(*made->gemm, linear_weights(weight, k, n), w_scale, bias, made->packed);
   return static_cast<CpuOp*>(made);
 }

@@ -62,15 +62,31 @@ struct GemmCase {
   int a_hi = 127;
   bool bias = true;
   bool threads = false;
+  bool workspace = false;  // A gathered once into a workspace (the case must use one)
+};
+
+// A workspace for the problem when the case asks for one: asserts the
+// driver would use it, so that a case meant to test it cannot pass without.
+struct Workspace {
+  std::vector<uint64_t> storage;
+  void* data = nullptr;
+  size_t bytes = 0;
+  void make(bool wanted, size_t size) {
+    if (!wanted) return;
+    ASSERT_GT(size, 0u) << "the case has one N block: no workspace to test";
+    storage.assign((size + 7) / 8, 0);
+    data = storage.data();
+    bytes = size;
+  }
 };
 
 std::string describe(const GemmCase& c) {
   char buf[200];
   std::snprintf(buf, sizeof(buf),
                 "m %d n %d k %d a_zero %d c_zero %d clamp [%d, %d] w_lo %d a [%d, %d] bias %d "
-                "threads %d",
+                "threads %d workspace %d",
                 c.m, c.n, c.k, c.a_zero, c.c_zero, c.c_min, c.c_max, c.w_lo, c.a_lo, c.a_hi,
-                c.bias, c.threads);
+                c.bias, c.threads, c.workspace);
   return buf;
 }
 
@@ -117,6 +133,10 @@ void check_qs8_gemm(const Qs8GemmConfig& cfg, const GemmCase& c, ThreadPool* poo
   p.c = out.data();
   p.ldc = ldc;
   p.requant = {c.c_zero, c.c_min, c.c_max};
+  Workspace ws;
+  ws.make(c.workspace, qs8_gemm_a_workspace_bytes(cfg, m, n, 1, k, false));
+  p.a_workspace = ws.data;
+  p.a_workspace_bytes = ws.bytes;
   KernelContext ctx(nullptr, pool);
   ASSERT_TRUE(qs8_gemm(cfg, p, &ctx));
 
@@ -177,6 +197,10 @@ void check_qd8_gemm(const Qs8GemmConfig& cfg, const GemmCase& c, ThreadPool* poo
   p.ldc = n;
   const bool clamp = c.c_min > -128;
   if (clamp) p.params = {-0.5f, 0.75f};
+  Workspace ws;
+  ws.make(c.workspace, qs8_gemm_a_workspace_bytes(cfg, m, n, 1, k, true));
+  p.a_workspace = ws.data;
+  p.a_workspace_bytes = ws.bytes;
   KernelContext ctx(nullptr, pool);
   ASSERT_TRUE(qd8_f32_gemm(cfg, p, &ctx));
 
@@ -303,6 +327,7 @@ TEST(Qd8F32Gemm, EveryVariantMatchesReference) {
 struct ConvCase {
   int batch, h, w, ci, co, kh, kw;
   int stride = 1, pad = 0, dil = 1;
+  bool workspace = false;
 };
 
 int out_extent(int in, int pad, int dil, int k, int stride) {
@@ -367,6 +392,10 @@ void check_igemm(const Qs8GemmConfig& cfg, const ConvCase& c, ThreadPool* pool) 
   p.c = out.data();
   p.ldc = c.co;
   p.requant = {11, -100, 120};
+  Workspace ws;
+  ws.make(c.workspace, qs8_gemm_a_workspace_bytes(cfg, m, c.co, taps, c.ci, false));
+  p.a_workspace = ws.data;
+  p.a_workspace_bytes = ws.bytes;
   KernelContext ctx(nullptr, pool);
   ASSERT_TRUE(qs8_igemm(cfg, p, &ctx));
 
@@ -423,6 +452,27 @@ TEST(Qs8Igemm, ThreadsSplitTheWork) {
   for (const Qs8GemmConfig* cfg : supported_variants()) {
     check_igemm(*cfg, {1, 16, 16, 32, 48, 3, 3, 1, 1}, &pool);
     check_igemm(*cfg, {1, 3, 3, 64, 200, 3, 3, 1, 1}, &pool);
+  }
+}
+
+// Weights wider than one N block (256 KiB of panels): every row tile of A
+// gathered once into the caller's workspace, serial and on two threads.
+TEST(Qs8Gemm, AGatheredOnceIntoAWorkspace) {
+  WorkerPool pool(2);
+  for (const Qs8GemmConfig* cfg : supported_variants()) {
+    for (const GemmCase& base : {GemmCase{49, 2048, 512}, GemmCase{13, 700, 1021},
+                                 GemmCase{128, 768, 3072}, GemmCase{5, 4000, 67}}) {
+      GemmCase c = base;
+      c.workspace = true;
+      for (ThreadPool* p : {static_cast<ThreadPool*>(nullptr), static_cast<ThreadPool*>(&pool)}) {
+        check_qs8_gemm(*cfg, c, p);
+        check_qd8_gemm(*cfg, c, p);
+      }
+    }
+    ConvCase conv{1, 7, 7, 512, 512, 3, 3, 1, 1};  // ResNet-50's last 3x3
+    conv.workspace = true;
+    check_igemm(*cfg, conv, nullptr);
+    check_igemm(*cfg, conv, &pool);
   }
 }
 
