@@ -120,8 +120,38 @@ def test_residual_add_is_one_int8_op(relu, tmp_path):
         assert float(((a - expected).abs() > step / 2).float().mean()) < 0.02
 
 
+class PooledStem(nn.Module):
+    """ResNet's stem: conv, relu, 3x3 stride-2 max pool (padded), then a conv."""
+
+    def __init__(self, ceil_mode: bool):
+        super().__init__()
+        self.stem = nn.Conv2d(3, 16, 7, 2, 3)
+        self.pool = nn.MaxPool2d(3, 2, 1, ceil_mode=ceil_mode)
+        self.conv = nn.Conv2d(16, 24, 1)
+
+    def forward(self, x):
+        return self.conv(self.pool(torch.relu(self.stem(x)))).flatten(1)
+
+
+@pytest.mark.parametrize("ceil_mode", [False, True], ids=["floor", "ceil"])
+def test_max_pool_between_int8_convs_runs_on_int8_codes(ceil_mode, tmp_path):
+    """The pool's output shares its input's parameters, so it takes the int8
+    codes as they are: no conversion to float and back around it."""
+    model = _seeded(PooledStem(ceil_mode))
+    x = torch.randn(1, 3, 29, 27)
+    expected, actual, ops, _ = _both(_quantize(model, x), (x,), tmp_path)
+    assert ops.count("Pool2d") == 1 and ops.count("Qs8Conv2d") == 2, ops
+    start = ops.index("Qs8Conv2d")
+    assert ops[start:start + 3] == ["Qs8Conv2d", "Pool2d", "Qs8Conv2d"], ops
+    step = _step(expected)
+    for a in actual:
+        diff = (a - expected).abs()
+        assert float(diff.max()) <= 2.01 * step, (float(diff.max()), step)
+        assert float((diff > step / 2).float().mean()) < 0.02
+
+
 class Classifier(nn.Module):
-    """Convolutions, pooling (float between conversions), linear + relu,
+    """Convolutions, pooling (the max on int8, the mean in float), linear + relu,
     linear out (a float model output on the qd8-f32 GEMM)."""
 
     def __init__(self):

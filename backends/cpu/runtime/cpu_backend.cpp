@@ -54,6 +54,7 @@ bool takes_int8(cpu_fb::OpParams type) {
     case cpu_fb::OpParams::Qs8Binary:
     case cpu_fb::OpParams::ToLayout:
     case cpu_fb::OpParams::Reshape:
+    case cpu_fb::OpParams::Pool2d:  // a max pool of int8 codes
       return true;
     default:
       return false;

@@ -4,6 +4,7 @@
 // spatial dims is a Reduce, reduce_ops.cpp). Channels are innermost, so every
 // loop runs over contiguous channels; output rows split across threads.
 #include <cstring>
+#include <limits>
 #include <new>
 
 #include "backends/cpu/runtime/ops/op_util.h"
@@ -34,8 +35,10 @@ struct PoolShape {
 };
 
 // Every channel of one output pixel: the max over the window (NaN wins, as
-// in PyTorch), or the sum divided by `divisor`.
-void max_pixel(const PoolShape& s, const float* in, int64_t n, int64_t oy, int64_t ox, float* o) {
+// in PyTorch, for floats), or the sum divided by `divisor`. T: float, or
+// int8 codes (a quantized max pool: the code of the max is the max code).
+template <typename T>
+void max_pixel(const PoolShape& s, const T* in, int64_t n, int64_t oy, int64_t ox, T* o) {
   const int64_t c = s.c;
   bool first = true;
   for (int64_t ky = 0; ky < s.kh; ++ky) {
@@ -44,21 +47,21 @@ void max_pixel(const PoolShape& s, const float* in, int64_t n, int64_t oy, int64
     for (int64_t kx = 0; kx < s.kw; ++kx) {
       const int64_t ix = ox * s.sw - s.pw + kx * s.dw;
       if (ix < 0 || ix >= s.in_w) continue;
-      const float* src = in + ((n * s.in_h + iy) * s.in_w + ix) * c;
+      const T* src = in + ((n * s.in_h + iy) * s.in_w + ix) * c;
       if (first) {
-        std::memcpy(o, src, static_cast<size_t>(c) * sizeof(float));
+        std::memcpy(o, src, static_cast<size_t>(c) * sizeof(T));
         first = false;
         continue;
       }
       for (int64_t ch = 0; ch < c; ++ch) {
-        const float v = src[ch];
+        const T v = src[ch];
         o[ch] = (v > o[ch] || v != v) ? v : o[ch];
       }
     }
   }
   // A window wholly in the padding (PyTorch's size rules prevent it): -inf.
   if (first) {
-    for (int64_t ch = 0; ch < c; ++ch) o[ch] = -INFINITY;
+    for (int64_t ch = 0; ch < c; ++ch) o[ch] = std::numeric_limits<T>::lowest();
   }
 }
 
@@ -67,11 +70,17 @@ class Pool2dOp final : public CpuOp {
   uint32_t x, out;
   PoolShape s;
   bool max;
+  bool int8 = false;  // a max pool of int8 codes
   bool count_include_pad;
   int64_t divisor_override;
   float low, high;
 
   void run(const ExecState& state) const override {
+    if (int8) {
+      run_int8(reinterpret_cast<const int8_t*>(state.data[x]),
+               reinterpret_cast<int8_t*>(state.data[out]), state.pool);
+      return;
+    }
     const float* in = state.data[x];
     float* o = state.data[out];
     parallel_for(state.pool, s.batch * s.out_h, 1, [&](int64_t begin, int64_t end) {
@@ -91,6 +100,17 @@ class Pool2dOp final : public CpuOp {
   }
 
  private:
+  void run_int8(const int8_t* in, int8_t* o, ThreadPool* pool) const {
+    parallel_for(pool, s.batch * s.out_h, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t row = begin; row < end; ++row) {
+        const int64_t n = row / s.out_h, oy = row % s.out_h;
+        for (int64_t ox = 0; ox < s.out_w; ++ox) {
+          max_pixel(s, in, n, oy, ox, o + (row * s.out_w + ox) * s.c);
+        }
+      }
+    });
+  }
+
   void average_pixel(const float* in, int64_t n, int64_t oy, int64_t ox, float* o) const {
     // PyTorch's avg_pool2d: the window clipped to the padded input gives the
     // count with padding, clipped to the input the one without.
@@ -204,12 +224,21 @@ Result<CpuOp*> make_pool2d(const BuildContext& ctx, const cpu_fb::Op* op) {
     EMBER_LOG(Error, "cpu backend: pool geometry does not give its output size");
     return Error::InvalidProgram;
   }
+  // int8 codes (a quantized max pool) in and out, or floats.
+  const DataType dtype = ctx.values[v.in[0]].dtype;
+  const bool int8 = dtype == DataType::Int8;
+  if ((dtype != DataType::Float32 && !int8) || ctx.values[v.out].dtype != dtype ||
+      (int8 && (!max || op->clamp() != nullptr))) {
+    EMBER_LOG(Error, "cpu backend: a pool takes floats, or int8 codes for a max pool alone");
+    return Error::InvalidProgram;
+  }
   Pool2dOp* made = new (std::nothrow) Pool2dOp();
   if (made == nullptr) return Error::MemoryAllocationFailed;
   made->x = v.in[0];
   made->out = v.out;
   made->s = s;
   made->max = max;
+  made->int8 = int8;
   made->count_include_pad = params->count_include_pad();
   made->divisor_override = params->divisor_override();
   BuildContext::clamp_bounds(op, &made->low, &made->high);

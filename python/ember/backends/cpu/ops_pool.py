@@ -42,7 +42,7 @@ def _is_4d_float(node: Node) -> str | None:
     return None
 
 
-def _max_pool_claim(node: Node) -> str | None:
+def max_pool_claim(node: Node) -> str | None:
     # The indices (output 1) are int64: claimed only when nothing reads them.
     for user in node.users:
         if user.target is not operator.getitem or (user.args[1] != 0 and user.users):
@@ -51,8 +51,19 @@ def _max_pool_claim(node: Node) -> str | None:
 
 
 @lowers(aten.max_pool2d_with_indices.default,
-        support=OpSupport(frozenset({torch.float32, torch.int64}), constraint=_max_pool_claim))
+        support=OpSupport(frozenset({torch.float32, torch.int64}), constraint=max_pool_claim))
 def _max_pool(b: Builder, node: Node) -> int:
+    params = max_pool_params(node)
+    sizes = list(node.meta["val"][0].shape)
+    if any(not isinstance(s, int) for s in sizes):
+        raise ExportError(f"{node.name}: the CPU backend needs static shapes")
+    out = b.value(sizes, layout=NHWC)
+    b.op(OpParams.OpParams.Pool2d, params, [b.in_layout(b.input(node.args[0]), NHWC)], out)
+    return out
+
+
+def max_pool_params(node: Node) -> Pool2d.Pool2dT:
+    """The Pool2d parameters of a max_pool2d_with_indices node."""
     args = list(node.args) + [None] * (6 - len(node.args))
     kernel = _pair(args[1], [])
     params = Pool2d.Pool2dT()
@@ -62,12 +73,7 @@ def _max_pool(b: Builder, node: Node) -> int:
     params.padding = _pair(args[3] if args[3] is not None else node.kwargs.get("padding"), [0, 0])
     params.dilation = _pair(args[4] if args[4] is not None else node.kwargs.get("dilation"), [1, 1])
     params.ceilMode = bool(args[5] if args[5] is not None else node.kwargs.get("ceil_mode", False))
-    sizes = list(node.meta["val"][0].shape)
-    if any(not isinstance(s, int) for s in sizes):
-        raise ExportError(f"{node.name}: the CPU backend needs static shapes")
-    out = b.value(sizes, layout=NHWC)
-    b.op(OpParams.OpParams.Pool2d, params, [b.in_layout(b.input(node.args[0]), NHWC)], out)
-    return out
+    return params
 
 
 def _avg_pool_claim(node: Node) -> str | None:

@@ -10,7 +10,9 @@ Qs8Binary. A linear whose output stays float (a model output) is a
 Qs8Linear with float output. Every other `quantize_per_tensor` and
 `dequantize_per_tensor` becomes a Qs8Convert, so the graph's float input and
 output, and the float ops of a quantized model (pools, reshapes, means, an
-op the quantizer left float), run on the f32 ops between conversions.
+op the quantizer left float), run on the f32 ops between conversions; but a
+max pool between a dequantize and a quantize of the same parameters runs on
+the int8 values (Pool2d).
 
 Dynamic (`int8-dynamic`, `8da4w`): choose_qparams_per_token_asymmetric ->
 quantize_per_token -> dequantize_per_token -> (view) -> addmm / mm with a
@@ -31,7 +33,7 @@ from torch.fx import Node
 
 import ember.quantize.ops  # noqa: F401  (defines ember_quant::unpack_int4)
 from ember.backends.backend import OpSupport
-from ember.backends.cpu import lowering
+from ember.backends.cpu import lowering, ops_pool
 from ember.backends.cpu.lowering import (
     CLAMPS,
     NHWC,
@@ -352,8 +354,35 @@ def _requant(params: Any, qin: QParams, qout: QParams | None, clamp: Node | None
         params.outputScale = 1.0
 
 
+def _max_pool_unit(node: Node, is_constant: IsConstant,
+                   constant: Callable[[Node], torch.Tensor]) -> Unit | None:
+    """quantize(max_pool2d(dequantize(x))) with the same parameters both
+    sides (the quantizer shares them): quantization is monotonic, so the max
+    of the int8 codes is the code of the max, and the pool runs on x's int8
+    values, exactly."""
+    dq = _input(node.args[0], node)
+    if dq is None or ops_pool.max_pool_claim(node) is not None:
+        return None
+    values = [u for u in node.users if u.target is operator.getitem and u.args[1] == 0]
+    if len(values) != 1 or len(values[0].users) != 1:
+        return None
+    q = next(iter(values[0].users))
+    if q.target is not QUANTIZE or _qparams(q) != _qparams(dq):
+        return None
+
+    def lower(b: Builder) -> int:
+        params = ops_pool.max_pool_params(node)
+        x = b.in_layout(b.input(dq.args[0]), NHWC)
+        result = b.value(static_sizes(q), layout=NHWC, dtype=INT8)
+        b.op(OpParams.OpParams.Pool2d, params, [x], result)
+        return result
+
+    return Unit([dq, node, values[0], q], lower)
+
+
 _UNITS = {
     aten.convolution.default: [_conv_unit],
+    aten.max_pool2d_with_indices.default: [_max_pool_unit],
     aten.addmm.default: [_linear_unit, _dynamic_linear_unit],
     aten.mm.default: [_linear_unit, _dynamic_linear_unit],
     aten.add.Tensor: [_add_unit],
