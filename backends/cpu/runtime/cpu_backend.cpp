@@ -197,6 +197,13 @@ Result<DelegateHandle*> CpuBackend::init(BackendInitContext& context, FreeableBu
   const size_t threads =
       context.thread_pool() != nullptr ? context.thread_pool()->num_threads() : 1;
   BuildContext build{d->values, d->num_values, graph};
+  // Per value, the first Qd8Linear that reads it: later ones share its
+  // per-token quantization (share_qd8_rows).
+  CpuOp** qd8_reader = nullptr;
+  if (err == Error::Ok) {
+    qd8_reader = new (std::nothrow) CpuOp*[d->num_values > 0 ? d->num_values : 1]();
+    if (qd8_reader == nullptr) err = Error::MemoryAllocationFailed;
+  }
   for (size_t i = 0; err == Error::Ok && i < num_ops; ++i) {
     const cpu_fb::Op* op = ops->Get(static_cast<flatbuffers::uoffset_t>(i));
     const Factory factory = factory_for(op->params_type());
@@ -229,9 +236,19 @@ Result<DelegateHandle*> CpuBackend::init(BackendInitContext& context, FreeableBu
     }
     d->ops[i] = made.get();
     d->num_ops = i + 1;
+    if (op->params_type() == cpu_fb::OpParams::Qd8Linear) {
+      // The factory checked the op's input index.
+      CpuOp*& first = qd8_reader[op->inputs()->Get(0)];
+      if (first == nullptr) {
+        first = d->ops[i];
+      } else {
+        share_qd8_rows(first, d->ops[i]);
+      }
+    }
     const size_t temp = d->ops[i]->temp_bytes(threads);
     if (temp > d->op_temp_bytes) d->op_temp_bytes = temp;
   }
+  delete[] qd8_reader;
   if (err != Error::Ok) {
     delete d;
     return err;

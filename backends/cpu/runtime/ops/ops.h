@@ -51,6 +51,11 @@ Result<CpuOp*> make_qs8_conv2d(const BuildContext& ctx, const cpu_fb::Op* op);
 Result<CpuOp*> make_qs8_linear(const BuildContext& ctx, const cpu_fb::Op* op);
 Result<CpuOp*> make_qs8_binary(const BuildContext& ctx, const cpu_fb::Op* op);
 Result<CpuOp*> make_qd8_linear(const BuildContext& ctx, const cpu_fb::Op* op);
+// Makes `follower` read the per-token quantization of an earlier Qd8Linear,
+// `source`, of the same input instead of repeating it (both made by
+// make_qd8_linear, source run first); false, and nothing changed, when they
+// read different inputs or memory runs out.
+bool share_qd8_rows(CpuOp* source, CpuOp* follower);
 
 // Applies a fused clamp to n floats (nothing when the bounds are infinite).
 void clamp_in_place(float* data, size_t n, float low, float high);

@@ -96,24 +96,45 @@ class Qd8LinearOp final : public CpuOp {
   const Qs8GemmConfig* gemm = nullptr;
   const Qb4wGemmConfig* qb4w = nullptr;
 
-  ~Qd8LinearOp() override { delete_bytes(packed); }
-  size_t owned_bytes() const override { return packed_bytes; }
+  // Linears that read one input (q, k and v) quantize it once: the first
+  // keeps its quantized rows in memory of its own (own_rows), and the others
+  // read them there (rows_from), after it has run. Otherwise the rows are
+  // temp memory.
+  uint8_t* own_rows = nullptr;
+  const Qd8LinearOp* rows_from = nullptr;
+
+  ~Qd8LinearOp() override {
+    delete_bytes(packed);
+    delete_bytes(own_rows);
+  }
+  size_t owned_bytes() const override {
+    return packed_bytes + (own_rows != nullptr ? rows_bytes() : 0);
+  }
   // The quantized rows and their per-token zero points and scales, then
   // room to gather them once for the int8 GEMM (see Qs8LinearOp).
   size_t rows_bytes() const {
     return slice_bytes<int8_t>(m * k) + slice_bytes<int32_t>(m) + slice_bytes<float>(m);
   }
+  bool rows_in_temp() const { return own_rows == nullptr && rows_from == nullptr; }
   size_t workspace_bytes = 0;  // the 8-bit GEMM's (see Qs8LinearOp)
-  size_t temp_bytes(size_t) const override { return rows_bytes() + workspace_bytes; }
+  size_t temp_bytes(size_t) const override {
+    return (rows_in_temp() ? rows_bytes() : 0) + workspace_bytes;
+  }
 
   void run(const ExecState& state) const override {
     uint8_t* temp = static_cast<uint8_t*>(state.op_temp);
-    int8_t* a = reinterpret_cast<int8_t*>(temp);
-    int32_t* zero = reinterpret_cast<int32_t*>(temp + slice_bytes<int8_t>(m * k));
+    uint8_t* rows = rows_from != nullptr ? rows_from->own_rows
+                    : own_rows != nullptr ? own_rows
+                                          : temp;
+    int8_t* a = reinterpret_cast<int8_t*>(rows);
+    int32_t* zero = reinterpret_cast<int32_t*>(rows + slice_bytes<int8_t>(m * k));
     float* scale = reinterpret_cast<float*>(reinterpret_cast<uint8_t*>(zero) +
                                             slice_bytes<int32_t>(m));
-    qs8_quantize_rows_dynamic(qs8_vcvt_config(), m, k, state.data[x], k, scale, zero, a, k,
-                              state.pool);
+    if (rows_from == nullptr) {
+      qs8_quantize_rows_dynamic(qs8_vcvt_config(), m, k, state.data[x], k, scale, zero, a, k,
+                                state.pool);
+    }
+    uint8_t* workspace = temp + (rows_in_temp() ? rows_bytes() : 0);
     const OutputHook hook{&act, state.data[out], act.residual ? state.data[residual] : nullptr};
     Qd8F32Params clamp;
     clamp.min = act.low;
@@ -149,7 +170,7 @@ class Qd8LinearOp final : public CpuOp {
     p.ldc = n;
     p.params = clamp;
     p.activation = hook.row();
-    p.a_workspace = temp + rows_bytes();
+    p.a_workspace = workspace;
     p.a_workspace_bytes = workspace_bytes;
     qd8_f32_gemm(*gemm, p, state.kernel_context);
   }
@@ -361,6 +382,23 @@ Result<CpuOp*> make_qd8_linear(const BuildContext& ctx, const cpu_fb::Op* op) {
   made->workspace_bytes = qs8_gemm_a_workspace_bytes(*made->gemm, m, n, 1, k, true);
   qd8_gemm_pack_weights(*made->gemm, linear_weights(weight, k, n), w_scale, bias, made->packed);
   return static_cast<CpuOp*>(made);
+}
+
+bool share_qd8_rows(CpuOp* source, CpuOp* follower) {
+  // Both are Qd8Linear ops (the caller knows their kinds; no RTTI).
+  Qd8LinearOp* first = static_cast<Qd8LinearOp*>(source);
+  Qd8LinearOp* next = static_cast<Qd8LinearOp*>(follower);
+  if (first == next || first->x != next->x || first->m != next->m || first->k != next->k ||
+      next->rows_from != nullptr || next->own_rows != nullptr) {
+    return false;
+  }
+  while (first->rows_from != nullptr) first = const_cast<Qd8LinearOp*>(first->rows_from);
+  if (first->own_rows == nullptr) {
+    first->own_rows = new_bytes(first->rows_bytes());
+    if (first->own_rows == nullptr) return false;
+  }
+  next->rows_from = first;
+  return true;
 }
 
 }  // namespace ember::cpu
