@@ -123,7 +123,8 @@ class Unit:
     """A pattern lowered as one op at its last node: `nodes` are all of it.
     `shared` (of `nodes`) may belong to other units too: a per-token
     quantization that several linear layers read (q, k and v), which each
-    op then repeats on its own (the same numbers: it is deterministic)."""
+    op names again as its input (the C++ backend quantizes it once for all
+    of them)."""
     nodes: list[Node]
     lower: Callable[[Builder], int]
     shared: list[Node] = field(default_factory=list)
