@@ -144,11 +144,7 @@ bool qd8_f32_qb4w_gemm(const Qb4wGemmConfig& cfg, const Qb4wGemmProblem& p, Kern
                    float* c = p.c + i * p.ldc + j;
                    cfg.gemm(mr, nr, p.k, p.group, a, panel, c, p.ldc, p.a_zero + i,
                             p.a_scale + i, &p.params);
-                   if (p.activation.fn != nullptr) {
-                     for (size_t r = 0; r < mr; ++r) {
-                       p.activation.fn(nr, c + r * p.ldc, p.activation.params);
-                     }
-                   }
+                   apply_to_tile(p.activation, mr, nr, c, p.ldc);
                  });
   return true;
 }

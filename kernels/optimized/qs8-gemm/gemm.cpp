@@ -154,6 +154,19 @@ struct RowSource {
   size_t workspace_bytes = 0;
 };
 
+// Gathers the mr rows of A from row i (rows or taps, as src has them) into
+// `out` with pack_a.
+void gather_rows(const Qs8Tiling& cfg, const RowSource& src, size_t i, size_t mr, size_t ks,
+                 size_t kc, void* out) {
+  if (src.indirection != nullptr) {
+    pack_a(cfg, mr, kc, ks, src.indirection + i * ks, 1, ks, src.a_offset, src.zero, out);
+    return;
+  }
+  const int8_t* row_ptrs[kMaxMr];
+  for (size_t r = 0; r < mr; ++r) row_ptrs[r] = src.a + (i + r) * src.lda;
+  pack_a(cfg, mr, kc, 1, row_ptrs, 0, 1, 0, nullptr, out);
+}
+
 // The cut of a problem into tasks, the same for every task.
 struct Plan {
   size_t kp = 0;
@@ -214,7 +227,6 @@ void run_tasks(const Qs8Tiling& cfg, const Plan& plan, size_t m, size_t n, size_
                size_t begin, size_t end, Tile& tile) {
   // Left uninitialized: pack_a writes every value a tile reads.
   alignas(64) uint8_t a_buffer[kAPackBytes];
-  const int8_t* row_ptrs[kMaxMr];
   const size_t row_bytes = plan.kp * a_value_bytes(cfg);
   for (size_t t = begin; t < end; ++t) {
     const size_t nb = t / plan.m_chunks;
@@ -231,12 +243,8 @@ void run_tasks(const Qs8Tiling& cfg, const Plan& plan, size_t m, size_t n, size_
       void* a_packed = a_buffer;
       if (gathered != nullptr) {
         a_packed = gathered + i * row_bytes;
-      } else if (src.indirection != nullptr) {
-        pack_a(cfg, mr, kc, ks, src.indirection + i * ks, 1, ks, src.a_offset, src.zero,
-               a_packed);
       } else {
-        for (size_t r = 0; r < mr; ++r) row_ptrs[r] = src.a + (i + r) * src.lda;
-        pack_a(cfg, mr, kc, 1, row_ptrs, 0, 1, 0, nullptr, a_packed);
+        gather_rows(cfg, src, i, mr, ks, kc, a_packed);
       }
       for (size_t q = q0; q < q1; ++q) {
         const size_t j = q * cfg.nr;
@@ -262,17 +270,10 @@ void run(const Qs8Tiling& cfg, size_t m, size_t n, size_t ks, size_t kc, size_t 
   if (src.workspace != nullptr && plan.n_blocks > 1 && src.workspace_bytes >= m * row_bytes) {
     gathered = static_cast<uint8_t*>(src.workspace);
     auto gather = [&](int64_t begin, int64_t end) {
-      const int8_t* row_ptrs[kMaxMr];
       for (size_t rt = static_cast<size_t>(begin); rt < static_cast<size_t>(end); ++rt) {
         const size_t i = rt * m / plan.m_tiles;
-        const size_t mr = (rt + 1) * m / plan.m_tiles - i;
-        if (src.indirection != nullptr) {
-          pack_a(cfg, mr, kc, ks, src.indirection + i * ks, 1, ks, src.a_offset, src.zero,
-                 gathered + i * row_bytes);
-        } else {
-          for (size_t r = 0; r < mr; ++r) row_ptrs[r] = src.a + (i + r) * src.lda;
-          pack_a(cfg, mr, kc, 1, row_ptrs, 0, 1, 0, nullptr, gathered + i * row_bytes);
-        }
+        gather_rows(cfg, src, i, (rt + 1) * m / plan.m_tiles - i, ks, kc,
+                    gathered + i * row_bytes);
       }
     };
     if (serial) {
@@ -480,9 +481,7 @@ bool qd8_f32_gemm(const Qs8GemmConfig& cfg, const Qd8F32GemmProblem& p, KernelCo
       [&](size_t mr, size_t nr, const void* a, const uint8_t* panel, size_t i, size_t j) {
         float* c = p.c + i * p.ldc + j;
         cfg.gemm_qd8_f32(mr, nr, kp, a, panel, c, p.ldc, p.a_zero + i, p.a_scale + i, &p.params);
-        if (p.activation.fn != nullptr) {
-          for (size_t r = 0; r < mr; ++r) p.activation.fn(nr, c + r * p.ldc, p.activation.params);
-        }
+        apply_to_tile(p.activation, mr, nr, c, p.ldc);
       });
   return true;
 }

@@ -37,6 +37,13 @@ using Qs8TileFn = FunctionRef<void(size_t mr, size_t nr, const void* a, const ui
 // apart) and ceil(n / nr) packed panels of panel_bytes each, split over
 // ctx's thread pool (ctx may be null). Allocates nothing. The caller checks
 // qs8_tiling_supports first.
+// The float-output drivers' row hook over a finished mr x nr tile of C.
+inline void apply_to_tile(const F32RowActivation& activation, size_t mr, size_t nr, float* c,
+                          size_t ldc) {
+  if (activation.fn == nullptr) return;
+  for (size_t r = 0; r < mr; ++r) activation.fn(nr, c + r * ldc, activation.params);
+}
+
 void qs8_gemm_tiles(const Qs8Tiling& tiling, size_t m, size_t n, size_t k, const int8_t* a,
                     size_t lda, size_t panel_bytes, const void* packed_w, KernelContext* ctx,
                     Qs8TileFn tile);

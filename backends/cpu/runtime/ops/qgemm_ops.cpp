@@ -9,7 +9,6 @@
 #include <new>
 
 #include "backends/cpu/runtime/ops/activation.h"
-
 #include "backends/cpu/runtime/ops/qs8_util.h"
 #include "kernels/optimized/qd8-f32-qb4w-gemm/qd8_f32_qb4w_gemm.h"
 #include "kernels/optimized/qs8-gemm/qs8_gemm.h"
