@@ -56,14 +56,30 @@ __attribute__((always_inline)) inline void dpbusd(__m512i& acc, __m512i a, __m51
 
 // acc[i][v] += the products of all kp values of row i with the NV vectors of
 // 16 columns (NV == 1 for panels of at most 16 columns: half the work).
+// The k-groups that also fetch a line of the driver's prefetch slice come
+// first, in a loop of their own, so the rest run without the test.
 template <size_t MR, size_t NV>
 __attribute__((always_inline)) inline void accumulate(size_t kp, const uint8_t* a,
-                                                      const int8_t* w, __m512i (&acc0)[MR],
-                                                      __m512i (&acc1)[MR]) {
+                                                      const int8_t* w,
+                                                      const Qs8WeightPrefetch& prefetch,
+                                                      __m512i (&acc0)[MR], __m512i (&acc1)[MR]) {
   const uint8_t* rows[MR];
 #pragma GCC unroll 12
   for (size_t i = 0; i < MR; ++i) rows[i] = a + i * kp;
-  for (size_t k = 0; k < kp; k += kKr, w += kNr * kKr) {
+  size_t k = 0;
+  for (const uint8_t* pf = prefetch.next; pf < prefetch.end && k < kp;
+       pf += 64, k += kKr, w += kNr * kKr) {
+    _mm_prefetch(reinterpret_cast<const char*>(pf), _MM_HINT_T1);
+    const __m512i b0 = _mm512_loadu_si512(w);
+    const __m512i b1 = NV == 2 ? _mm512_loadu_si512(w + 64) : b0;
+#pragma GCC unroll 12
+    for (size_t i = 0; i < MR; ++i) {
+      const __m512i av = _mm512_set1_epi32(static_cast<int>(load_u32(rows[i] + k)));
+      dpbusd(acc0[i], av, b0);
+      if (NV == 2) dpbusd(acc1[i], av, b1);
+    }
+  }
+  for (; k < kp; k += kKr, w += kNr * kKr) {
     const __m512i b0 = _mm512_loadu_si512(w);
     const __m512i b1 = NV == 2 ? _mm512_loadu_si512(w + 64) : b0;
 #pragma GCC unroll 12
@@ -87,7 +103,7 @@ void qs8_tile(size_t nr, size_t kp, const uint8_t* a, const void* panel, int8_t*
     acc0[i] = h0;
     acc1[i] = h1;
   }
-  accumulate<MR, NV>(kp, a, p.w, acc0, acc1);
+  accumulate<MR, NV>(kp, a, p.w, params->prefetch, acc0, acc1);
 
   const __m512 scale[2] = {_mm512_loadu_ps(p.tail), _mm512_loadu_ps(p.tail + 16)};
   const __m512 low = _mm512_set1_ps(static_cast<float>(params->min - params->zero));
@@ -125,7 +141,7 @@ void qd8_tile(size_t nr, size_t kp, const uint8_t* a, const void* panel, float* 
     acc0[i] = _mm512_mullo_epi32(cs0, nz);
     acc1[i] = NV == 2 ? _mm512_mullo_epi32(cs1, nz) : acc0[i];
   }
-  accumulate<MR, NV>(kp, a, p.w, acc0, acc1);
+  accumulate<MR, NV>(kp, a, p.w, params->prefetch, acc0, acc1);
 
   const __m512 ws[2] = {_mm512_loadu_ps(p.tail), _mm512_loadu_ps(p.tail + 16)};
   const __m512 bs[2] = {_mm512_loadu_ps(p.tail + kNr), _mm512_loadu_ps(p.tail + kNr + 16)};

@@ -11,7 +11,9 @@
 //       microkernel (all of K)         block's panels, whose weights (at most
 //                                      kBlockBytes together) stay in L2.
 // With more than one N block and a workspace from the caller, A is gathered
-// once, up front, instead of once per block (a_workspace).
+// once, up front, instead of once per block (a_workspace). While a task runs
+// one block, its microkernel calls fetch the next block's weights into L2, a
+// slice each (Qs8WeightPrefetch).
 // K is never blocked: a tile's sums stay in registers over all of K, so no
 // int32 partial sums pass through memory; the A buffer bounds K instead
 // (kAPackBytes, kQs8GemmMaxK), and the tile has fewer rows when K is long.
@@ -217,10 +219,35 @@ Plan make_plan(const Qs8Tiling& cfg, size_t m, size_t n, size_t ks, size_t kc,
   return plan;
 }
 
-// Runs tasks [begin, end) of `plan`; tile(mr, nr, a_packed, panel, i, j)
-// computes the mr x nr tile of C at (i, j) from the gathered rows.
-// `gathered`: all of A packed already (rows kp values apart), or null: each
-// row tile is gathered into a buffer on the stack.
+// Hands out the next N block's packed weights in equal slices, one per
+// microkernel call of the current block (Qs8WeightPrefetch).
+class PrefetchSlicer {
+ public:
+  PrefetchSlicer() = default;
+  PrefetchSlicer(const uint8_t* begin, const uint8_t* end, size_t calls)
+      : next_(begin), end_(end) {
+    const size_t lines = (static_cast<size_t>(end - begin) + 63) / 64;
+    step_ = (calls > 0 ? (lines + calls - 1) / calls : lines) * 64;
+  }
+  Qs8WeightPrefetch slice() {
+    Qs8WeightPrefetch s;
+    s.next = next_;
+    next_ = static_cast<size_t>(end_ - next_) > step_ ? next_ + step_ : end_;
+    s.end = next_;
+    return s;
+  }
+
+ private:
+  const uint8_t* next_ = nullptr;
+  const uint8_t* end_ = nullptr;
+  size_t step_ = 0;
+};
+
+// Runs tasks [begin, end) of `plan`; tile(mr, nr, a_packed, panel, i, j,
+// prefetch) computes the mr x nr tile of C at (i, j) from the gathered rows,
+// passing `prefetch` on to the microkernel. `gathered`: all of A packed
+// already (rows kp values apart), or null: each row tile is gathered into a
+// buffer on the stack.
 template <typename Tile>
 void run_tasks(const Qs8Tiling& cfg, const Plan& plan, size_t m, size_t n, size_t ks,
                size_t kc, const RowSource& src, uint8_t* gathered, const uint8_t* packed_w,
@@ -235,6 +262,14 @@ void run_tasks(const Qs8Tiling& cfg, const Plan& plan, size_t m, size_t n, size_
     const size_t q1 = min_of(plan.panels, q0 + plan.per_block);
     const size_t rt0 = mc * plan.m_tiles / plan.m_chunks;
     const size_t rt1 = (mc + 1) * plan.m_tiles / plan.m_chunks;
+    // The next task's panels (which follow these in memory), when it moves
+    // on to other ones.
+    PrefetchSlicer ahead;
+    if (t + 1 < end && (t + 1) / plan.m_chunks != nb && q1 < plan.panels) {
+      const size_t next_q1 = min_of(plan.panels, q1 + plan.per_block);
+      ahead = PrefetchSlicer(packed_w + q1 * plan.panel_bytes,
+                             packed_w + next_q1 * plan.panel_bytes, (rt1 - rt0) * (q1 - q0));
+    }
     for (size_t rt = rt0; rt < rt1; ++rt) {
       // Tiles of equal height (differing by at most one row): a tile of one
       // or two rows has too few accumulators to hide the latency.
@@ -248,7 +283,8 @@ void run_tasks(const Qs8Tiling& cfg, const Plan& plan, size_t m, size_t n, size_
       }
       for (size_t q = q0; q < q1; ++q) {
         const size_t j = q * cfg.nr;
-        tile(mr, min_of(cfg.nr, n - j), a_packed, packed_w + q * plan.panel_bytes, i, j);
+        tile(mr, min_of(cfg.nr, n - j), a_packed, packed_w + q * plan.panel_bytes, i, j,
+             ahead.slice());
       }
     }
   }
@@ -375,7 +411,10 @@ void qs8_gemm_tiles(const Qs8Tiling& tiling, size_t m, size_t n, size_t k, const
   RowSource src;
   src.a = a;
   src.lda = lda;
-  run(tiling, m, n, 1, k, panel_bytes, src, packed_w, ctx, tile);
+  // The 4-bit microkernels issue no prefetches.
+  run(tiling, m, n, 1, k, panel_bytes, src, packed_w, ctx,
+      [&](size_t mr, size_t nr, const void* a_tile, const uint8_t* panel, size_t i, size_t j,
+          const Qs8WeightPrefetch&) { tile(mr, nr, a_tile, panel, i, j); });
 }
 
 size_t qs8_gemm_panel_bytes(const Qs8GemmConfig& config, size_t ks, size_t kc) {
@@ -461,8 +500,11 @@ bool qs8_gemm(const Qs8GemmConfig& cfg, const Qs8GemmProblem& p, KernelContext* 
   const size_t kp = qs8_gemm_padded_k(cfg, 1, p.k);
   run(qs8_gemm_tiling(cfg), p.m, p.n, 1, p.k, qs8_gemm_panel_bytes(cfg, 1, p.k), src, p.packed_w,
       ctx,
-      [&](size_t mr, size_t nr, const void* a, const uint8_t* panel, size_t i, size_t j) {
-        cfg.gemm(mr, nr, kp, a, panel, p.c + i * p.ldc + j, p.ldc, &p.requant);
+      [&](size_t mr, size_t nr, const void* a, const uint8_t* panel, size_t i, size_t j,
+          const Qs8WeightPrefetch& prefetch) {
+        Qs8RequantParams requant = p.requant;
+        requant.prefetch = prefetch;
+        cfg.gemm(mr, nr, kp, a, panel, p.c + i * p.ldc + j, p.ldc, &requant);
       });
   return true;
 }
@@ -478,9 +520,12 @@ bool qd8_f32_gemm(const Qs8GemmConfig& cfg, const Qd8F32GemmProblem& p, KernelCo
   const size_t kp = qs8_gemm_padded_k(cfg, 1, p.k);
   run(qs8_gemm_tiling(cfg), p.m, p.n, 1, p.k, qd8_gemm_panel_bytes(cfg, 1, p.k), src, p.packed_w,
       ctx,
-      [&](size_t mr, size_t nr, const void* a, const uint8_t* panel, size_t i, size_t j) {
+      [&](size_t mr, size_t nr, const void* a, const uint8_t* panel, size_t i, size_t j,
+          const Qs8WeightPrefetch& prefetch) {
         float* c = p.c + i * p.ldc + j;
-        cfg.gemm_qd8_f32(mr, nr, kp, a, panel, c, p.ldc, p.a_zero + i, p.a_scale + i, &p.params);
+        Qd8F32Params params = p.params;
+        params.prefetch = prefetch;
+        cfg.gemm_qd8_f32(mr, nr, kp, a, panel, c, p.ldc, p.a_zero + i, p.a_scale + i, &params);
         apply_to_tile(p.activation, mr, nr, c, p.ldc);
       });
   return true;
@@ -498,8 +543,11 @@ bool qs8_igemm(const Qs8GemmConfig& cfg, const Qs8IgemmProblem& p, KernelContext
   const size_t kp = qs8_gemm_padded_k(cfg, p.ks, p.kc);
   run(qs8_gemm_tiling(cfg), p.m, p.n, p.ks, p.kc, qs8_gemm_panel_bytes(cfg, p.ks, p.kc), src,
       p.packed_w, ctx,
-      [&](size_t mr, size_t nr, const void* a, const uint8_t* panel, size_t i, size_t j) {
-        cfg.gemm(mr, nr, kp, a, panel, p.c + i * p.ldc + j, p.ldc, &p.requant);
+      [&](size_t mr, size_t nr, const void* a, const uint8_t* panel, size_t i, size_t j,
+          const Qs8WeightPrefetch& prefetch) {
+        Qs8RequantParams requant = p.requant;
+        requant.prefetch = prefetch;
+        cfg.gemm(mr, nr, kp, a, panel, p.c + i * p.ldc + j, p.ldc, &requant);
       });
   return true;
 }

@@ -55,12 +55,24 @@ enum class Qs8AFormat : uint8_t {
   S16 = 2,  // sign-extended to int16 (vpmaddwd, vmlal)
 };
 
+// Packed weights the driver wants in L2 before a later tile reads them (the
+// next N block's panels, a slice per microkernel call): a layer's weights come
+// from DRAM, and the first row tile over a block would otherwise wait on each
+// line of it (a 7x7 layer of ResNet-50 has 5 row tiles, so that tile is a
+// fifth of the work). A variant that issues prefetches fetches one line per
+// k-group from `next` while it is below `end`; others ignore it.
+struct Qs8WeightPrefetch {
+  const uint8_t* next = nullptr;
+  const uint8_t* end = nullptr;
+};
+
 // The output of the qs8 (static) microkernel: c = clamp(round(float(acc) *
 // scale[j]) + zero, min, max), min <= max within [-128, 127].
 struct Qs8RequantParams {
   int32_t zero = 0;
   int32_t min = -128;
   int32_t max = 127;
+  Qs8WeightPrefetch prefetch;
 };
 
 // The requantization of one exact sum, in plain C++ (the scalar variants'
@@ -94,6 +106,7 @@ using Qs8GemmUkernelFn = void (*)(size_t mr, size_t nr, size_t kp, const void* a
 struct Qd8F32Params {
   float min = -__builtin_inff();
   float max = __builtin_inff();
+  Qs8WeightPrefetch prefetch;
 };
 using Qd8F32GemmUkernelFn = void (*)(size_t mr, size_t nr, size_t kp, const void* a,
                                      const void* panel, float* c, size_t c_stride,
