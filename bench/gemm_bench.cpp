@@ -5,7 +5,7 @@
 // hand (bench/README.md).
 //
 //   ember_gemm_bench [--seconds S] [--sizes MxNxK,MxNxK,...] [--threads 1,2] [--temp]
-//                    [--packed] [--cold]
+//                    [--packed] [--cold] [--median]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -252,21 +252,23 @@ struct Buffers {
 };
 
 // Runs fn until `seconds` have passed (at least 3 times after a warm-up run)
-// and returns the best time of one run: the least disturbed by other load.
+// and returns the best time of one run, the least disturbed by other load,
+// or with g_median the median one, what a model's profile sees.
+bool g_median = false;
+
 template <typename F>
-double best_time(double seconds, F&& fn) {
+double cell_time(double seconds, F&& fn) {
   fn();
-  double best = 1e30;
+  std::vector<double> times;
   const auto start = Clock::now();
-  int runs = 0;
-  while (runs < 3 || seconds_since(start) < seconds) {
+  while (times.size() < 3 || seconds_since(start) < seconds) {
     const auto t0 = Clock::now();
     fn();
-    best = std::min(best, seconds_since(t0));
-    ++runs;
-    if (runs >= 1000) break;
+    times.push_back(seconds_since(t0));
+    if (times.size() >= 1000) break;
   }
-  return best;
+  std::sort(times.begin(), times.end());
+  return g_median ? times[times.size() / 2] : times.front();
 }
 
 double gemm_gflops(const Size& s, double secs) { return 2.0 * s.m * s.n * s.k / secs / 1e9; }
@@ -387,11 +389,13 @@ int main_impl(int argc, char** argv) {
       packed = true;
     } else if (std::strcmp(argv[i], "--cold") == 0) {
       packed = cold = true;
+    } else if (std::strcmp(argv[i], "--median") == 0) {
+      g_median = true;
     } else {
       const bool help = std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0;
       std::fprintf(help ? stdout : stderr,
                    "usage: %s [--seconds S] [--sizes MxNxK,...] [--threads 1,2] [--temp] "
-                   "[--packed] [--cold]\n",
+                   "[--packed] [--cold] [--median]\n",
                    argv[0]);
       return help ? 0 : 2;
     }
@@ -404,11 +408,11 @@ int main_impl(int argc, char** argv) {
               kernels::optimized::f32_gemm_config().name);
   double peak = measure_peak(1.0);
   std::printf("measured FMA peak, 1 thread: %.1f GFLOP/s (%s)\n", peak, fma_peak_what());
-  std::printf("timing: best of runs over %.2f s per cell; %% peak = GFLOP/s / (threads x 1-thread "
+  std::printf("timing: %s of runs over %.2f s per cell; %% peak = GFLOP/s / (threads x 1-thread "
               "peak)%s\n\n",
-              seconds,
+              g_median ? "median" : "best", seconds,
               cold       ? "; B packed once, outside the timing, each call on another of copies "
-                           "twice the L3 size (a model's weights, read from DRAM)"
+                           "spanning 128 MiB (a model's weights, read from DRAM)"
               : packed     ? "; B packed once, outside the timing (a layer's weights)"
               : use_temp ? "; temp memory given (B packed once per call)"
                          : "");
@@ -455,7 +459,7 @@ int main_impl(int argc, char** argv) {
       double g = 0.0;
 #if defined(EMBER_HAVE_OPENBLAS)
       openblas_set_num_threads(threads);
-      g = gemm_gflops(s, best_time(seconds, [&] {
+      g = gemm_gflops(s, cell_time(seconds, [&] {
                         openblas_sgemm(s, buf.a.data(), buf.b.data(), buf.c.data());
                       }));
       openblas_set_num_threads(1);
@@ -490,7 +494,7 @@ int main_impl(int argc, char** argv) {
       Tensor c(ScalarType::Float, 2, cs, order, st_c, buf.c.data(), buf.c.size() * 4,
                TensorShapeDynamism::Static);
       KernelContext ctx;
-      const double t = best_time(seconds, [&] { kernels::portable::mm_out(ctx, a, b, c); });
+      const double t = cell_time(seconds, [&] { kernels::portable::mm_out(ctx, a, b, c); });
       const double g = gemm_gflops(s, t);
       if (kHaveOpenBlas) {
         std::printf("%-16s %-9s %7d %10.1f %6.1f%% %s  %s\n", label, "portable", 1, g,
@@ -531,7 +535,7 @@ int main_impl(int argc, char** argv) {
           }
         }
         size_t call = 0;
-        const double t = best_time(seconds, [&] {
+        const double t = cell_time(seconds, [&] {
           temp.reset();
           if (packed) p.packed_b = packed_b[call++ % packed_b.size()].data();
           KernelContext ctx(use_temp ? &temp : nullptr, threads > 1 ? &pool : nullptr);
