@@ -54,6 +54,21 @@ __attribute__((always_inline)) inline void dpbusd(__m512i& acc, __m512i a, __m51
   asm("vpdpbusd %2, %1, %0" : "+v"(acc) : "v"(a), "v"(b));
 }
 
+// acc[i][v] += row i's k-group at k times the NV vectors of B at w.
+template <size_t MR, size_t NV>
+__attribute__((always_inline)) inline void k_group(const uint8_t* const* rows, size_t k,
+                                                   const int8_t* w, __m512i (&acc0)[MR],
+                                                   __m512i (&acc1)[MR]) {
+  const __m512i b0 = _mm512_loadu_si512(w);
+  const __m512i b1 = NV == 2 ? _mm512_loadu_si512(w + 64) : b0;
+#pragma GCC unroll 12
+  for (size_t i = 0; i < MR; ++i) {
+    const __m512i av = _mm512_set1_epi32(static_cast<int>(load_u32(rows[i] + k)));
+    dpbusd(acc0[i], av, b0);
+    if (NV == 2) dpbusd(acc1[i], av, b1);
+  }
+}
+
 // acc[i][v] += the products of all kp values of row i with the NV vectors of
 // 16 columns (NV == 1 for panels of at most 16 columns: half the work).
 // The k-groups that also fetch a line of the driver's prefetch slice come
@@ -70,25 +85,9 @@ __attribute__((always_inline)) inline void accumulate(size_t kp, const uint8_t* 
   for (const uint8_t* pf = prefetch.next; pf < prefetch.end && k < kp;
        pf += 64, k += kKr, w += kNr * kKr) {
     _mm_prefetch(reinterpret_cast<const char*>(pf), _MM_HINT_T1);
-    const __m512i b0 = _mm512_loadu_si512(w);
-    const __m512i b1 = NV == 2 ? _mm512_loadu_si512(w + 64) : b0;
-#pragma GCC unroll 12
-    for (size_t i = 0; i < MR; ++i) {
-      const __m512i av = _mm512_set1_epi32(static_cast<int>(load_u32(rows[i] + k)));
-      dpbusd(acc0[i], av, b0);
-      if (NV == 2) dpbusd(acc1[i], av, b1);
-    }
+    k_group<MR, NV>(rows, k, w, acc0, acc1);
   }
-  for (; k < kp; k += kKr, w += kNr * kKr) {
-    const __m512i b0 = _mm512_loadu_si512(w);
-    const __m512i b1 = NV == 2 ? _mm512_loadu_si512(w + 64) : b0;
-#pragma GCC unroll 12
-    for (size_t i = 0; i < MR; ++i) {
-      const __m512i av = _mm512_set1_epi32(static_cast<int>(load_u32(rows[i] + k)));
-      dpbusd(acc0[i], av, b0);
-      if (NV == 2) dpbusd(acc1[i], av, b1);
-    }
-  }
+  for (; k < kp; k += kKr, w += kNr * kKr) k_group<MR, NV>(rows, k, w, acc0, acc1);
 }
 
 template <size_t MR, size_t NV>
