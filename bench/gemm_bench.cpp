@@ -12,14 +12,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <memory>
-#include <new>
 #include <random>
 #include <string>
 #include <thread>
 #include <utility>
 #include <vector>
 
+#include "bench/aligned_buffer.h"
 #include "extension/threadpool/worker_pool.h"
 #include "kernels/optimized/cpu_features.h"
 #include "kernels/optimized/f32-gemm/f32_gemm.h"
@@ -208,30 +207,7 @@ struct Size {
   const char* what;
 };
 
-// Floats on 64-byte boundaries, as the runtime plans activations and holds
-// packed weights: a vector's 16-byte alignment splits vector loads over two
-// cache lines, 15% slower with AVX-512 than what a model sees.
-class AlignedFloats {
- public:
-  AlignedFloats() = default;
-  explicit AlignedFloats(size_t n)
-      : data_(static_cast<float*>(::operator new[](std::max<size_t>(n, 1) * sizeof(float),
-                                                   std::align_val_t{64}))),
-        size_(n) {
-    std::fill(data_.get(), data_.get() + n, 0.0f);
-  }
-  float* data() { return data_.get(); }
-  float* begin() { return data_.get(); }
-  float* end() { return data_.get() + size_; }
-  size_t size() const { return size_; }
-
- private:
-  struct Free {
-    void operator()(float* p) const { ::operator delete[](p, std::align_val_t{64}); }
-  };
-  std::unique_ptr<float[], Free> data_;
-  size_t size_ = 0;
-};
+using AlignedFloats = bench::AlignedBuffer<float>;
 
 // Copies of a packed B that together span 128 MiB, past the last-level cache
 // of the machines this runs on (32-48 MiB): a call on the least recently used
@@ -253,11 +229,9 @@ struct Buffers {
 
 // Runs fn until `seconds` have passed (at least 3 times after a warm-up run)
 // and returns the best time of one run, the least disturbed by other load,
-// or with g_median the median one, what a model's profile sees.
-bool g_median = false;
-
+// or with `median` the median one, what a model's profile sees.
 template <typename F>
-double cell_time(double seconds, F&& fn) {
+double cell_time(double seconds, bool median, F&& fn) {
   fn();
   std::vector<double> times;
   const auto start = Clock::now();
@@ -268,7 +242,7 @@ double cell_time(double seconds, F&& fn) {
     if (times.size() >= 1000) break;
   }
   std::sort(times.begin(), times.end());
-  return g_median ? times[times.size() / 2] : times.front();
+  return median ? times[times.size() / 2] : times.front();
 }
 
 double gemm_gflops(const Size& s, double secs) { return 2.0 * s.m * s.n * s.k / secs / 1e9; }
@@ -359,6 +333,7 @@ int main_impl(int argc, char** argv) {
   bool use_temp = false;
   bool packed = false;  // B packed once, as the CPU backend's Linear and Conv2d hold it
   bool cold = false;    // packed, and each call reads another copy: from DRAM, as in a model
+  bool median = false;  // report a cell's median run, not its best
   std::vector<int> thread_counts = {1, 2};
   std::vector<Size> sizes = {
       {64, 64, 64, "small square"},
@@ -390,7 +365,7 @@ int main_impl(int argc, char** argv) {
     } else if (std::strcmp(argv[i], "--cold") == 0) {
       packed = cold = true;
     } else if (std::strcmp(argv[i], "--median") == 0) {
-      g_median = true;
+      median = true;
     } else {
       const bool help = std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0;
       std::fprintf(help ? stdout : stderr,
@@ -410,10 +385,10 @@ int main_impl(int argc, char** argv) {
   std::printf("measured FMA peak, 1 thread: %.1f GFLOP/s (%s)\n", peak, fma_peak_what());
   std::printf("timing: %s of runs over %.2f s per cell; %% peak = GFLOP/s / (threads x 1-thread "
               "peak)%s\n\n",
-              g_median ? "median" : "best", seconds,
+              median ? "median" : "best", seconds,
               cold       ? "; B packed once, outside the timing, each call on another of copies "
                            "spanning 128 MiB (a model's weights, read from DRAM)"
-              : packed     ? "; B packed once, outside the timing (a layer's weights)"
+              : packed   ? "; B packed once, outside the timing (a layer's weights)"
               : use_temp ? "; temp memory given (B packed once per call)"
                          : "");
 
@@ -459,7 +434,7 @@ int main_impl(int argc, char** argv) {
       double g = 0.0;
 #if defined(EMBER_HAVE_OPENBLAS)
       openblas_set_num_threads(threads);
-      g = gemm_gflops(s, cell_time(seconds, [&] {
+      g = gemm_gflops(s, cell_time(seconds, median, [&] {
                         openblas_sgemm(s, buf.a.data(), buf.b.data(), buf.c.data());
                       }));
       openblas_set_num_threads(1);
@@ -494,7 +469,8 @@ int main_impl(int argc, char** argv) {
       Tensor c(ScalarType::Float, 2, cs, order, st_c, buf.c.data(), buf.c.size() * 4,
                TensorShapeDynamism::Static);
       KernelContext ctx;
-      const double t = cell_time(seconds, [&] { kernels::portable::mm_out(ctx, a, b, c); });
+      const double t =
+          cell_time(seconds, median, [&] { kernels::portable::mm_out(ctx, a, b, c); });
       const double g = gemm_gflops(s, t);
       if (kHaveOpenBlas) {
         std::printf("%-16s %-9s %7d %10.1f %6.1f%% %s  %s\n", label, "portable", 1, g,
@@ -522,8 +498,6 @@ int main_impl(int argc, char** argv) {
         p.ldb = p.n;
         p.c = buf.c.data();
         p.ldc = p.n;
-        // 64-byte aligned, as the CPU backend holds a layer's packed weights:
-        // a vector's 16-byte alignment would split every B load over two lines.
         std::vector<AlignedFloats> packed_b;
         if (packed) {
           const size_t floats = kernels::optimized::f32_gemm_packed_weights_size(*v, p.k, p.n);
@@ -535,7 +509,7 @@ int main_impl(int argc, char** argv) {
           }
         }
         size_t call = 0;
-        const double t = cell_time(seconds, [&] {
+        const double t = cell_time(seconds, median, [&] {
           temp.reset();
           if (packed) p.packed_b = packed_b[call++ % packed_b.size()].data();
           KernelContext ctx(use_temp ? &temp : nullptr, threads > 1 ? &pool : nullptr);

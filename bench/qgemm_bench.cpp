@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/aligned_buffer.h"
 #include "extension/threadpool/worker_pool.h"
 #include "kernels/optimized/cpu_features.h"
 #include "kernels/optimized/f32-gemm/f32_gemm.h"
@@ -93,13 +94,14 @@ struct Timings {
 };
 
 // The f32 GEMM's GFLOP/s with B packed once (the CPU backend's Linear and
-// Conv2d), the best variant cpu_features() allows.
+// Conv2d), the best variant cpu_features() allows. Packed weights, here and
+// for int8, are 64-byte aligned, as the backend holds them.
 double time_f32(const Shape& s, int threads, WorkerPool* pool, double seconds) {
   const F32GemmConfig& cfg = f32_gemm_config();
   std::vector<float> a(static_cast<size_t>(s.m) * s.k, 0.5f), b(static_cast<size_t>(s.k) * s.n);
   std::vector<float> c(static_cast<size_t>(s.m) * s.n);
   for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(i % 7) * 0.1f;
-  std::vector<float> packed(f32_gemm_packed_weights_size(cfg, s.k, s.n));
+  bench::AlignedBuffer<float> packed(f32_gemm_packed_weights_size(cfg, s.k, s.n));
   f32_gemm_pack_weights(cfg, s.k, s.n, b.data(), s.n, packed.data());
   F32GemmProblem p;
   p.m = s.m;
@@ -133,7 +135,7 @@ Timings time_int8(const Qs8GemmConfig& cfg, const Shape& s, int threads, WorkerP
   weights.tap_stride = 1;
   weights.k_stride = static_cast<ptrdiff_t>(ks);
   weights.n_stride = s.k;
-  std::vector<uint64_t> packed(qd8_gemm_packed_size(cfg, ks, kc, s.n) / 8 + 1);
+  bench::AlignedBuffer<uint64_t> packed(qd8_gemm_packed_size(cfg, ks, kc, s.n) / 8 + 1);
   std::vector<int8_t> c(static_cast<size_t>(s.m) * s.n);
   KernelContext ctx(nullptr, threads > 1 ? pool : nullptr);
   const double ops = 2.0 * s.m * s.n * s.k;
