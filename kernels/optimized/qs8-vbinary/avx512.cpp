@@ -16,6 +16,12 @@ inline __mmask16 lanes(size_t n) {
   return n >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << n) - 1u);
 }
 
+// 16 int8 values sign-extended to int32 lanes.
+inline __m512i widen16(const int8_t* p) {
+  return _mm512_cvtepi8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+
+// The operation's parameters, broadcast once per call.
 struct Consts {
   __m512i a_zero, b_zero, out_zero;
   __m512 a_mult, b_mult, lo, hi;
@@ -63,9 +69,8 @@ void run(size_t n, const int8_t* a, const int8_t* b, bool b_advances, int8_t* y,
     __m512i q[4];
 #pragma GCC unroll 4
     for (size_t g = 0; g < 4; ++g) {
-      const __m512i av = _mm512_cvtepi8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i + 16 * g)));
-      const __m512i bv = b_advances ? _mm512_cvtepi8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i + 16 * g)))
-                                    : b_repeated;
+      const __m512i av = widen16(a + i + 16 * g);
+      const __m512i bv = b_advances ? widen16(b + i + 16 * g) : b_repeated;
       q[g] = relative<Op>(av, bv, c);
     }
     const __m512i w01 = _mm512_add_epi16(_mm512_packs_epi32(q[0], q[1]), out_zero16);
