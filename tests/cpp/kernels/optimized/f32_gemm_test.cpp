@@ -337,12 +337,13 @@ TEST(F32Gemm, PackingZeroPadsThePanelTail) {
   for (int i = 0; i < 24; ++i) EXPECT_EQ(packed[i], want[i]) << i;
 }
 
-// Every M, N, K in 1..17: all row and column tails, unpacked (M <= mr) and
-// packed paths, for a plain product.
+// Every M, K in 1..17 and N in 1..25: all row and column tails (AVX-512's
+// 17 to 24 columns take a tile of their own), unpacked (M <= mr) and packed
+// paths, for a plain product.
 TEST(F32Gemm, AllSmallSizesMatchPortable) {
   for (const F32GemmConfig* v : supported_variants()) {
     for (int32_t m = 1; m <= 17; ++m) {
-      for (int32_t n = 1; n <= 17; ++n) {
+      for (int32_t n = 1; n <= 25; ++n) {
         for (int32_t k = 1; k <= 17; ++k) {
           check_variant(*v, Case{0, m, n, k}, nullptr);
         }
@@ -352,7 +353,7 @@ TEST(F32Gemm, AllSmallSizesMatchPortable) {
 }
 
 TEST(F32Gemm, AddmmEpilogues) {
-  const int32_t dims[] = {1, 2, 5, 6, 7, 8, 9, 13, 16, 17};
+  const int32_t dims[] = {1, 2, 5, 6, 7, 8, 9, 13, 16, 17, 24};
   const float coefs[][2] = {{1.0f, 1.0f}, {0.5f, 2.0f}, {-1.5f, 0.0f}, {0.0f, 1.0f},
                             {1.0f, -0.25f}};
   const SelfKind kinds[] = {SelfKind::Full,   SelfKind::Row,    SelfKind::RowKeepdim,
