@@ -228,10 +228,10 @@ void check_qd8_gemm(const Qs8GemmConfig& cfg, const GemmCase& c, ThreadPool* poo
 std::vector<GemmCase> edge_cases() {
   std::vector<GemmCase> cases;
   // Every tile height and panel width around each variant's (4, 6, 12 rows;
-  // 4, 16, 32 columns), K around every k-group (1, 2, 4, 16) and 64-byte
+  // 4, 16, 24, 32 columns), K around every k-group (1, 2, 4, 16) and 64-byte
   // gather block.
   for (int m : {1, 2, 3, 5, 7, 12, 13, 25}) {
-    for (int n : {1, 3, 4, 8, 15, 16, 17, 31, 32, 33, 47, 64, 65}) {
+    for (int n : {1, 3, 4, 8, 15, 16, 17, 20, 24, 31, 32, 33, 47, 56, 64, 65}) {
       for (int k : {1, 2, 3, 4, 5, 15, 16, 17, 33, 63, 64, 65, 67, 128}) {
         // A spread that keeps the suite fast: all M x N at two K, all K at two N.
         if (k != 17 && k != 67 && n != 17 && n != 33) continue;
