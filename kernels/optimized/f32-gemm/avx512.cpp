@@ -89,6 +89,12 @@ __attribute__((always_inline)) inline VecEpilogue vec_epilogue(uint32_t flags,
   return e;
 }
 
+// max(low, v) and min(high, v) return v, the second operand, when it is
+// NaN: NaN passes through as torch.clamp lets it.
+__attribute__((always_inline)) inline __m512 clamp(const VecEpilogue& e, __m512 v) {
+  return _mm512_min_ps(e.high, _mm512_max_ps(e.low, v));
+}
+
 // Stores the lanes of `mask` of sums v to row i from column j (c points at them).
 __attribute__((always_inline)) inline void store_vec(const VecEpilogue& e, __m512 v, float* c,
                                                      size_t i, size_t j, __mmask16 mask) {
@@ -99,9 +105,7 @@ __attribute__((always_inline)) inline void store_vec(const VecEpilogue& e, __m51
                         static_cast<ptrdiff_t>(j) * e.ep->self_col_stride;
     v = _mm512_fmadd_ps(e.beta, load_self_vec(self, e.ep->self_col_stride, mask), v);
   }
-  // max(low, v) and min(high, v) return v, the second operand, when it is
-  // NaN: NaN passes through as torch.clamp lets it.
-  if (e.clamp) v = _mm512_min_ps(e.high, _mm512_max_ps(e.low, v));
+  if (e.clamp) v = clamp(e, v);
   // A whole vector unmasked: a 64-byte aligned full-line store can then skip
   // reading the line first, which a masked store always does.
   if (mask == 0xFFFF) {
@@ -128,7 +132,7 @@ __attribute__((always_inline)) inline void store_tile(const __m512* acc0, const 
     // convolutions with K = 16 to 32 ran at 60-75% of the FMA peak).
     auto store_rows = [&](auto clamped) {
       auto out = [&](__m512 v) {
-        return decltype(clamped)::value ? _mm512_min_ps(e.high, _mm512_max_ps(e.low, v)) : v;
+        return decltype(clamped)::value ? clamp(e, v) : v;
       };
 #pragma GCC unroll 12
       for (size_t i = 0; i < MR; ++i) {
