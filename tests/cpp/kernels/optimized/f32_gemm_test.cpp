@@ -455,6 +455,10 @@ TEST(F32Gemm, PackedWeightsAndClamp) {
       // 3 panels each, whose A slice is read in place (too big to copy).
       {0, 50, 70, 1100, 1.0f, 1.0f, SelfKind::Row},
       {0, 7, 100, 2100},
+      // Threads split the rows over all of B (even or many row tiles, B up
+      // to 1 MiB): a pointwise conv's shape, and one of two K blocks.
+      {0, 196, 576, 96, 1.0f, 1.0f, SelfKind::Row},
+      {0, 200, 130, 1100, 1.0f, 1.0f, SelfKind::Row},
   };
   const float clamps[][2] = {{-std::numeric_limits<float>::infinity(),
                               std::numeric_limits<float>::infinity()},
