@@ -8,6 +8,10 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
+#if defined(__x86_64__) && defined(__linux__)
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 #if defined(__aarch64__) && defined(__linux__)
 #include <sys/auxv.h>
 #endif
@@ -21,6 +25,18 @@ uint64_t read_xcr0() {
   uint32_t eax = 0, edx = 0;
   __asm__ volatile("xgetbv" : "=a"(eax), "=d"(edx) : "c"(0));
   return (static_cast<uint64_t>(edx) << 32) | eax;
+}
+
+// Linux hands out the 8 KiB of tile data state per process, on request:
+// without it the first tile instruction faults. Asking again is harmless.
+bool amx_permitted() {
+#if defined(__x86_64__) && defined(__linux__)
+  constexpr long kArchReqXcompPerm = 0x1023;
+  constexpr long kXfeatureXtiledata = 18;
+  return syscall(SYS_arch_prctl, kArchReqXcompPerm, kXfeatureXtiledata) == 0;
+#else
+  return false;
+#endif
 }
 
 uint32_t detect_x86() {
@@ -45,6 +61,11 @@ uint32_t detect_x86() {
     constexpr unsigned kAvx512Skx = (1u << 16) | (1u << 17) | (1u << 28) | (1u << 30) | (1u << 31);
     if ((ebx & kAvx512Skx) == kAvx512Skx) bits |= kCpuAvx512;
     if (ecx & (1u << 11)) bits |= kCpuAvx512Vnni;
+    // EDX: 24 AMX-TILE, 25 AMX-INT8; XCR0 bits 17-18: tile config and data.
+    constexpr unsigned kAmxInt8 = (1u << 24) | (1u << 25);
+    if ((edx & kAmxInt8) == kAmxInt8 && (xcr0 & 0x60000) == 0x60000 && amx_permitted()) {
+      bits |= kCpuAmxInt8;
+    }
     const unsigned subleaves = eax;
     if (subleaves >= 1) {
       __cpuid_count(7, 1, eax, ebx, ecx, edx);
@@ -83,7 +104,7 @@ struct FeatureName {
 constexpr FeatureName kFeatureNames[] = {
     {kCpuAvx2, "avx2"}, {kCpuFma, "fma"},         {kCpuF16c, "f16c"}, {kCpuOsYmm, "os-ymm"},
     {kCpuAvx512, "avx512"}, {kCpuOsZmm, "os-zmm"}, {kCpuAvx512Vnni, "avx512-vnni"},
-    {kCpuAvxVnni, "avx-vnni"},
+    {kCpuAvxVnni, "avx-vnni"}, {kCpuAmxInt8, "amx-int8"},
     {kCpuNeon, "neon"}, {kCpuDotprod, "dotprod"}, {kCpuI8mm, "i8mm"},
 };
 

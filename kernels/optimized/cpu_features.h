@@ -24,6 +24,11 @@ enum CpuFeature : uint32_t {
   // VEX form on 256-bit ones (AVX-VNNI).
   kCpuAvx512Vnni = 1u << 6,
   kCpuAvxVnni = 1u << 7,
+  // The tile matrix unit's int8 products (AMX-TILE and AMX-INT8), with the
+  // OS saving the tile state (XCR0 bits 17 and 18) and, on Linux, this
+  // process granted it (arch_prctl ARCH_REQ_XCOMP_PERM, asked by the
+  // detection).
+  kCpuAmxInt8 = 1u << 11,
   // AArch64 (HWCAP): Advanced SIMD, SDOT/UDOT, SMMLA/UMMLA.
   kCpuNeon = 1u << 8,
   kCpuDotprod = 1u << 9,

@@ -30,6 +30,7 @@ namespace ember::kernels::optimized {
 // Defined by the variant files CMake compiles for this architecture.
 extern const Qs8GemmConfig kQs8GemmScalarConfig;
 #if defined(__x86_64__)
+extern const Qs8GemmConfig kQs8GemmAmxConfig;
 extern const Qs8GemmConfig kQs8GemmAvx512VnniConfig;
 extern const Qs8GemmConfig kQs8GemmAvxVnniConfig;
 extern const Qs8GemmConfig kQs8GemmAvx2Config;
@@ -43,6 +44,7 @@ namespace {
 
 const Qs8GemmConfig* const kVariants[] = {
 #if defined(__x86_64__)
+    &kQs8GemmAmxConfig,
     &kQs8GemmAvx512VnniConfig,
     &kQs8GemmAvxVnniConfig,
     &kQs8GemmAvx2Config,
@@ -55,9 +57,10 @@ const Qs8GemmConfig* const kVariants[] = {
 };
 constexpr size_t kNumVariants = sizeof(kVariants) / sizeof(kVariants[0]);
 
-// The A buffer of a task, on its stack: a row tile's gathered rows. 64 KiB
-// holds 12 rows of K = 4608 (a 3x3 convolution over 512 channels) as bytes.
-constexpr size_t kAPackBytes = 64 * 1024;
+// The A buffer of a task, on its stack: a row tile's gathered rows. 128 KiB
+// holds 12 rows of K = 4608 (a 3x3 convolution over 512 channels) as int16,
+// and AMX's 32 rows of K = 3072 (BERT's FFN down projection) as bytes.
+constexpr size_t kAPackBytes = 128 * 1024;
 // The packed weights of one N block: read by every row tile of a task, so
 // they should stay in L2 (256 KiB: a quarter to an eighth of one today).
 constexpr size_t kBlockBytes = 256 * 1024;
@@ -65,7 +68,7 @@ constexpr size_t kBlockBytes = 256 * 1024;
 // a worker costs microseconds, as much as the whole product.
 constexpr double kMinParallelMacs = 1 << 21;
 // Most rows of a tile and columns of a panel of any variant.
-constexpr size_t kMaxMr = 16;
+constexpr size_t kMaxMr = 32;
 constexpr size_t kMaxNr = 64;
 
 size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
@@ -85,7 +88,12 @@ size_t tile_rows(const Qs8Tiling& cfg, size_t kp) {
 // Taps shorter than this are gathered a word at a time (pack_a).
 constexpr size_t kSmallTap = 32;
 
-size_t padded_k(const Qs8Tiling& cfg, size_t ks, size_t kc) { return ks * round_up(kc, cfg.kr); }
+// What K is padded to per tap.
+size_t k_padding(const Qs8Tiling& cfg) { return cfg.kpad != 0 ? cfg.kpad : cfg.kr; }
+
+size_t padded_k(const Qs8Tiling& cfg, size_t ks, size_t kc) {
+  return ks * round_up(kc, k_padding(cfg));
+}
 
 // Gathers mr rows of A into `out` (row-major, kp values a row) in the
 // variant's format: row i's tap p is the kc bytes at rows[p * tap_stride + i *
@@ -94,7 +102,7 @@ size_t padded_k(const Qs8Tiling& cfg, size_t ks, size_t kc) { return ks * round_
 void pack_a(const Qs8Tiling& cfg, size_t mr, size_t kc, size_t ks, const int8_t* const* rows,
             size_t tap_stride, size_t row_stride, size_t a_offset, const int8_t* zero,
             void* out) {
-  const size_t kcp = round_up(kc, cfg.kr);
+  const size_t kcp = round_up(kc, k_padding(cfg));
   if (cfg.pack_a != nullptr) {
     cfg.pack_a(mr, kc, kcp, ks, rows, tap_stride, row_stride, a_offset, zero, out);
     return;
@@ -334,7 +342,7 @@ uint8_t* pack_panel(const Qs8Tiling& cfg, const Qs8Weights& w, size_t n0, int32_
                     uint8_t* panel) {
   const size_t nr = cfg.nr;
   const size_t kr = cfg.kr;
-  const size_t kcp = round_up(w.kc, kr);
+  const size_t kcp = round_up(w.kc, k_padding(cfg));
   int8_t* dst = reinterpret_cast<int8_t*>(panel + nr * sizeof(int32_t));
   for (size_t j = 0; j < nr; ++j) colsum[j] = 0;
   for (size_t p = 0; p < w.ks; ++p) {
@@ -387,8 +395,17 @@ const Qs8GemmConfig& qs8_gemm_config() {
   return *chosen;
 }
 
+const Qs8GemmConfig& qs8_gemm_config_for(size_t kc) {
+  const Qs8GemmConfig& best = qs8_gemm_config();
+  if (best.kpad == 0 || round_up(kc, best.kpad) * 3 <= kc * 4) return best;
+  for (const Qs8GemmConfig* cfg : kVariants) {
+    if (cfg->kpad == 0 && cpu_features().has(cfg->required_features)) return *cfg;
+  }
+  return kQs8GemmScalarConfig;
+}
+
 Qs8Tiling qs8_gemm_tiling(const Qs8GemmConfig& config) {
-  return {config.mr, config.nr, config.kr, config.a_format, config.pack_a};
+  return {config.mr, config.nr, config.kr, config.a_format, config.pack_a, config.kpad};
 }
 
 size_t qs8_gemm_padded_k(const Qs8GemmConfig& config, size_t ks, size_t kc) {

@@ -1,7 +1,7 @@
 // The int8 GEMM family (XNNPACK's qs8 and qd8-f32 GEMMs): C = requant(sum over
 // k of (A[m][k] - a_zero) * B[k][n] + bias[n]) with A int8 row-major and B
 // int8 packed once, at init, into the variant's panels; one microkernel per
-// ISA (scalar.cpp, avx2.cpp, avxvnni.cpp, avx512vnni.cpp, neon.cpp,
+// ISA (scalar.cpp, avx2.cpp, avxvnni.cpp, avx512vnni.cpp, amx.cpp, neon.cpp,
 // neondot.cpp), the variant chosen once from the CPU.
 //
 // Two outputs:
@@ -48,7 +48,8 @@ namespace kernels::optimized {
 // --- microkernel interface ---
 
 // How pack_a writes A's values for a variant's microkernel: row-major rows of
-// kp values (kp a multiple of the config's kr), one row per row of the tile.
+// kp values (kp a multiple of the config's kr, and of kpad), one row per row
+// of the tile.
 enum class Qs8AFormat : uint8_t {
   S8 = 0,   // the int8 values as they are
   U8 = 1,   // value + 128 as uint8 (vpdpbusd's unsigned operand)
@@ -125,7 +126,7 @@ using Qs8PackAFn = void (*)(size_t mr, size_t kc, size_t kcp, size_t ks,
 // --- variants ---
 
 struct Qs8GemmConfig {
-  const char* name;            // "scalar", "avx2", "avxvnni", "avx512vnni", "neon", "neondot"
+  const char* name;            // "scalar", "avx2", "avxvnni", "avx512vnni", "amx", "neon", ...
   uint32_t required_features;  // CpuFeature bits (cpu_features.h)
   uint32_t mr;                 // rows of a tile
   uint32_t nr;                 // columns of a panel
@@ -135,6 +136,9 @@ struct Qs8GemmConfig {
   Qs8GemmUkernelFn gemm;
   Qd8F32GemmUkernelFn gemm_qd8_f32;
   Qs8PackAFn pack_a = nullptr;  // null: the driver's portable loops
+  // What K is padded to per tap when it is coarser than the k-group (AMX's
+  // tiles read 64 values a row); 0: kr. B keeps its k-groups of kr.
+  uint32_t kpad = 0;
 };
 
 // The variants compiled for this architecture, best first, supported by the
@@ -145,6 +149,10 @@ const Qs8GemmConfig& qs8_gemm_variant(size_t index);
 bool qs8_gemm_variant_supported(const Qs8GemmConfig& config);
 // The best variant cpu_features() allows, chosen on the first call.
 const Qs8GemmConfig& qs8_gemm_config();
+// The best one for taps of kc channels (K = kc for a linear layer):
+// qs8_gemm_config(), unless its K padding (kpad) would add more than a third
+// to the work, then the best without one.
+const Qs8GemmConfig& qs8_gemm_config_for(size_t kc);
 
 // --- weights packed once ---
 
@@ -168,7 +176,8 @@ struct Qs8Weights {
 constexpr size_t kQs8GemmMaxK = 32768;
 bool qs8_gemm_supports(const Qs8GemmConfig& config, size_t ks, size_t kc);
 
-// K padded: ks * round_up(kc, kr), the kp every call of the problem uses.
+// K padded: ks * round_up(kc, kpad or kr), the kp every call of the problem
+// uses.
 size_t qs8_gemm_padded_k(const Qs8GemmConfig& config, size_t ks, size_t kc);
 // Bytes of one packed panel, and of the whole packed B.
 size_t qs8_gemm_panel_bytes(const Qs8GemmConfig& config, size_t ks, size_t kc);

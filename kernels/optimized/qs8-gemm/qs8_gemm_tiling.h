@@ -21,6 +21,7 @@ struct Qs8Tiling {
   uint32_t kr;
   Qs8AFormat a_format;
   Qs8PackAFn pack_a = nullptr;  // the variant's own gather, if it has one
+  uint32_t kpad = 0;            // K's padding per tap; 0: kr
 };
 
 Qs8Tiling qs8_gemm_tiling(const Qs8GemmConfig& config);

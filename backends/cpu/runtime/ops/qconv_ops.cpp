@@ -261,8 +261,8 @@ Result<CpuOp*> make_qs8_conv2d(const BuildContext& ctx, const cpu_fb::Op* op) {
     if (indirect) qs8_dwconv_indirection(made->dw_shape, made->zero, made->indirection);
     return static_cast<CpuOp*>(made);
   }
-  made->gemm = &qs8_gemm_config();
   const size_t cg = z(in_c / groups), og = z(out_c / groups);
+  made->gemm = &qs8_gemm_config_for(cg);
   if (!qs8_gemm_supports(*made->gemm, made->taps, cg)) {
     delete made;
     return fail("K is too long for the int8 GEMM");
@@ -272,10 +272,12 @@ Result<CpuOp*> make_qs8_conv2d(const BuildContext& ctx, const cpu_fb::Op* op) {
   const Qs8ConvShape shape{z(batch), z(in_h), z(in_w), z(in_c), z(out_h), z(out_w), z(kh),
                            z(kw),    z(sh),   z(sw),   z(ph),   z(pw),    z(dh),    z(dw)};
   if (!pointwise && groups == 1 && in_c <= kRowsMaxChannels && dw == 1 && kw > 1 &&
-      qs8_gemm_supports(*made->gemm, made->taps / z(kw), z(kw) * made->in_c)) {
+      qs8_gemm_supports(qs8_gemm_config_for(z(kw) * made->in_c), made->taps / z(kw),
+                        z(kw) * made->in_c)) {
     // An indirect GEMM of kh taps of kw * C bytes: the weights in (ky, kx,
     // channel) order, kernel rows as taps.
     made->path = Qs8ConvOp::Path::Rows;
+    made->gemm = &qs8_gemm_config_for(z(kw) * made->in_c);
     made->shape = shape;
     made->a_zero = a_zero;
     made->size_workspace();

@@ -226,7 +226,7 @@ Result<CpuOp*> make_qs8_linear(const BuildContext& ctx, const cpu_fb::Op* op) {
           ? static_cast<const float*>(typed_constant(ctx, p->bias(), DataType::Float32, n))
           : nullptr;
   const DataType out_type = p->float_output() ? DataType::Float32 : DataType::Int8;
-  const Qs8GemmConfig& gemm = qs8_gemm_config();
+  const Qs8GemmConfig& gemm = qs8_gemm_config_for(k);
   if (!is_int8(x) || out.dtype != out_type || !linear_rows(x, out, k, n, &m) ||
       weight == nullptr || w_scale == nullptr || (p->bias() >= 0 && bias == nullptr) ||
       p->input_zero() < -128 || p->input_zero() > 127 ||
@@ -367,7 +367,7 @@ Result<CpuOp*> make_qd8_linear(const BuildContext& ctx, const cpu_fb::Op* op) {
     }
     return static_cast<CpuOp*>(made);
   }
-  made->gemm = &qs8_gemm_config();
+  made->gemm = &qs8_gemm_config_for(k);
   if (!qs8_gemm_supports(*made->gemm, 1, k)) {
     delete made;
     return fail("K is too long for the int8 GEMM");

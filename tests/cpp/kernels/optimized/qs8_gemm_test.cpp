@@ -227,10 +227,10 @@ void check_qd8_gemm(const Qs8GemmConfig& cfg, const GemmCase& c, ThreadPool* poo
 
 std::vector<GemmCase> edge_cases() {
   std::vector<GemmCase> cases;
-  // Every tile height and panel width around each variant's (4, 6, 12 rows;
-  // 4, 16, 24, 32 columns), K around every k-group (1, 2, 4, 16) and 64-byte
-  // gather block.
-  for (int m : {1, 2, 3, 5, 7, 12, 13, 25}) {
+  // Every tile height and panel width around each variant's (4, 6, 12, 16,
+  // 32 rows; 4, 16, 24, 32 columns), K around every k-group (1, 2, 4, 16) and
+  // 64-byte gather block (AMX's K step).
+  for (int m : {1, 2, 3, 5, 7, 12, 13, 17, 25, 32, 33}) {
     for (int n : {1, 3, 4, 8, 15, 16, 17, 20, 24, 31, 32, 33, 47, 56, 64, 65}) {
       for (int k : {1, 2, 3, 4, 5, 15, 16, 17, 33, 63, 64, 65, 67, 128}) {
         // A spread that keeps the suite fast: all M x N at two K, all K at two N.
@@ -278,10 +278,11 @@ TEST(Qs8Gemm, ExtremeValuesStayExact) {
 }
 
 TEST(Qs8Gemm, LongKUsesShorterTiles) {
-  // K long enough that the A buffer holds fewer rows than a tile has (6 to 12
-  // rows at 1 or 2 bytes a value): the driver's shorter tiles.
+  // K long enough that the A buffer (128 KiB) holds fewer rows than a tile
+  // has (4 to 14 rows at 1 or 2 bytes a value): the driver's shorter tiles.
   for (const Qs8GemmConfig* cfg : supported_variants()) {
     check_qs8_gemm(*cfg, {27, 35, 9000}, nullptr);
+    check_qs8_gemm(*cfg, {40, 35, 20000}, nullptr);
     check_qs8_gemm(*cfg, {5, 20, kQs8GemmMaxK}, nullptr);
   }
 }
