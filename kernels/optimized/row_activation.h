@@ -14,6 +14,12 @@ struct F32RowActivation {
   // data[i] = f(data[i]) for i < n; null: no activation.
   void (*fn)(size_t n, float* data, const void* params) = nullptr;
   const void* params = nullptr;
+  // Memory fn reads at the output's offsets (a residual: it reads
+  // read_ahead[x - origin] for output float x), or null. A driver may fetch
+  // the part its next tile will read while the current one computes: a
+  // residual comes from memory, and the add would otherwise wait on it.
+  const float* read_ahead = nullptr;
+  const float* origin = nullptr;
 };
 
 }  // namespace ember::kernels::optimized

@@ -165,8 +165,12 @@ struct F32GemmProblem {
   ptrdiff_t self_row_stride = 0;
   ptrdiff_t self_col_stride = 0;
   // B packed by f32_gemm_pack_weights with the same config (then b, ldb and
-  // b_batch_stride are unused and every batch shares it), or null.
+  // b_batch_stride are unused), or null; batch i's packed B starts
+  // packed_b_batch_stride floats after batch i - 1's (0: every batch shares
+  // one). Batches with their own weights in one call let the driver fetch the
+  // next batch's weights while it runs the current one.
   const float* packed_b = nullptr;
+  size_t packed_b_batch_stride = 0;
   // The fused clamp of the result (after alpha and beta * self).
   float clamp_min = -__builtin_inff();
   float clamp_max = __builtin_inff();

@@ -208,11 +208,20 @@ void run_block(const F32GemmConfig& cfg, const F32GemmProblem& p, const Plan& pl
                     tiles * panels);
       }
     }
+    // With no weights to fetch, the last K block fetches what the row hook
+    // will read after the next tile (its residual), while this one computes.
+    const bool read_ahead = ahead.next == nullptr && (flags & kF32GemmFinal) != 0 &&
+                            p.activation.fn != nullptr && p.activation.read_ahead != nullptr;
     for (size_t t = 0; t < tiles; ++t) {
       const size_t i = row_begin + t * rows / tiles;
       const size_t mr_cur = row_begin + (t + 1) * rows / tiles - i;
       const size_t next_i = i + mr_cur;
       const size_t next_mr = t + 1 < tiles ? row_begin + (t + 2) * rows / tiles - next_i : 0;
+      if (read_ahead) {
+        ahead = WeightPrefetch();
+        ahead.start(p.activation.read_ahead + (c + next_i * p.ldc + j0 - p.activation.origin),
+                    n_cur, next_mr, p.ldc, panels);
+      }
       const float* a_tile = a + i * p.lda + k0;
       size_t a_stride = p.lda;
       if (copy_a) {
@@ -644,7 +653,7 @@ void f32_gemm(const F32GemmConfig& cfg, const F32GemmProblem& p, KernelContext* 
   if (p.packed_b != nullptr) {
     plan.prepacked = p.packed_b;
     plan.prepacked_panel_stride = p.k * nr;
-    plan.prepacked_batch_stride = 0;
+    plan.prepacked_batch_stride = p.packed_b_batch_stride;
   }
   // Row tiles that share out evenly (or are many) and weights that fit:
   // the threads split the rows, each walking all of B. With one N block per

@@ -75,6 +75,8 @@ opt::F32RowActivation OutputHook::row() const {
   if (act->needs_hook()) {
     r.fn = apply;
     r.params = this;
+    r.read_ahead = residual;
+    r.origin = out;
   }
   return r;
 }
