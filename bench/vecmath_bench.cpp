@@ -556,24 +556,33 @@ void bench_winograd(const std::string& only) {
     size_t hw, in_c, out_c;
   };
   for (const Layer l : {Layer{56, 64, 64}, Layer{28, 128, 128}, Layer{14, 256, 256}}) {
-    const opt::F32WinogradShape s{1, l.hw, l.hw, l.in_c, l.out_c, 1, 1, l.hw, l.hw};
+    opt::F32WinogradShape s{1, l.hw, l.hw, l.in_c, l.out_c, 1, 1, l.hw, l.hw};
+    s.tile = opt::f32_winograd_tile_for(s);
     const size_t tiles = opt::f32_winograd_tiles(s);
     const std::vector<float> x = random_vector(l.hw * l.hw * l.in_c, -1, 1, 12);
     const std::vector<float> w = random_vector(l.out_c * l.in_c * 9, -1, 1, 13);
     const std::vector<float> b = random_vector(l.out_c, -1, 1, 14);
     std::vector<float> scratch(l.in_c * l.out_c);
-    std::vector<float> packed(opt::f32_winograd_packed_weights_size(gemm, l.in_c, l.out_c));
-    opt::f32_winograd_pack_weights(gemm, l.in_c, l.out_c, w.data(), scratch.data(), packed.data());
+    std::vector<float> packed(opt::f32_winograd_packed_weights_size(gemm, s));
+    opt::f32_winograd_pack_weights(gemm, s, w.data(), scratch.data(), packed.data());
     std::vector<float> temp(opt::f32_winograd_temp_floats(s));
     std::vector<float> y(l.hw * l.hw * l.out_c);
     // The transformed input and the products' buffer, as the driver lays them out.
     float* v_buf = temp.data();
-    float* m_buf = temp.data() + opt::kF32WinogradPoints * tiles * l.in_c;
+    float* m_buf = temp.data() + opt::f32_winograd_points(s) * tiles * l.in_c;
+    const auto input_fn = [&](const opt::F32WinogradConfig* v) {
+      return s.tile == 4 ? v->input : v->input_2x2;
+    };
+    const auto output_fn = [&](const opt::F32WinogradConfig* v) {
+      return s.tile == 4 ? v->output : v->output_2x2;
+    };
     std::vector<std::pair<const char*, double>> input, output, whole;
     for (const auto* v : variants) {
-      input.push_back({v->name, best_ns([&] { v->input(s, x.data(), v_buf, tiles, 0, tiles); })});
+      input.push_back(
+          {v->name, best_ns([&] { input_fn(v)(s, x.data(), v_buf, tiles, 0, tiles); })});
       output.push_back({v->name, best_ns([&] {
-                          v->output(s, m_buf, b.data(), 0.0f, INFINITY, y.data(), tiles, 0, tiles);
+                          output_fn(v)(s, m_buf, b.data(), 0.0f, INFINITY, y.data(), tiles, 0,
+                                       tiles);
                         })});
       whole.push_back({v->name, best_ns([&] {
                          opt::f32_winograd_conv(*v, gemm, s, x.data(), packed.data(), b.data(),

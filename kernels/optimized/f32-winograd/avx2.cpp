@@ -1,4 +1,4 @@
-// Winograd F(4x4, 3x3) transforms for AVX2 + FMA (only this file is
+// Winograd F(4x4, 3x3) and F(2x2, 3x3) transforms for AVX2 + FMA (only this file is
 // compiled with -mavx2 -mfma): transforms.inc's algorithm, vectorized by the
 // compiler.
 #include "kernels/optimized/cpu_features.h"
@@ -10,7 +10,9 @@ namespace {
 }  // namespace
 
 extern const F32WinogradConfig kF32WinogradAvx2Config = {
-    "avx2", kCpuAvx2 | kCpuFma | kCpuOsYmm, input_transform, output_transform,
+    "avx2", kCpuAvx2 | kCpuFma | kCpuOsYmm,
+    input_transform<F4x4>, output_transform<F4x4>,
+    input_transform<F2x2>, output_transform<F2x2>,
 };
 
 }  // namespace ember::kernels::optimized

@@ -1,4 +1,4 @@
-// Winograd F(4x4, 3x3) transforms for AVX-512, compiled with
+// Winograd F(4x4, 3x3) and F(2x2, 3x3) transforms for AVX-512, compiled with
 // ${EMBER_AVX512_FLAGS} for this file only: transforms.inc's algorithm
 // (same matrices, same order: down the columns, then along the rows) written
 // with intrinsics 16 channels wide. Each tile's patch is loaded straight
@@ -18,45 +18,70 @@ using avx512::splat;
 using avx512::tail_mask;
 
 constexpr size_t kLanes = 16;
-constexpr size_t kSide = 6;  // input patch side
-constexpr size_t kOut = kF32WinogradTile;
 
-// o[i] = sum_j Bt[i][j] d[j] (Bt as in transforms.inc).
-inline void input_1d(const __m512 d[kSide], __m512 o[kSide]) {
-  const __m512 four = splat(4.0f), five = splat(5.0f), two = splat(2.0f);
-  o[0] = _mm512_fmadd_ps(four, d[0], _mm512_fnmadd_ps(five, d[2], d[4]));
-  o[1] = _mm512_fnmadd_ps(four, _mm512_add_ps(d[1], d[2]), _mm512_add_ps(d[3], d[4]));
-  o[2] = _mm512_fmadd_ps(four, _mm512_sub_ps(d[1], d[2]), _mm512_sub_ps(d[4], d[3]));
-  const __m512 d42 = _mm512_sub_ps(d[4], d[2]), d31 = _mm512_sub_ps(d[3], d[1]);
-  o[3] = _mm512_fmadd_ps(two, d31, d42);
-  o[4] = _mm512_fnmadd_ps(two, d31, d42);
-  o[5] = _mm512_fmadd_ps(four, d[1], _mm512_fnmadd_ps(five, d[3], d[5]));
-}
+// F(4x4, 3x3): the matrices of transforms.inc.
+struct F4x4 {
+  static constexpr size_t kSide = 6;  // input patch side
+  static constexpr size_t kOut = 4;   // outputs per tile side
 
-// o[i] = sum_j At[i][j] m[j], i < 4.
-inline void output_1d(const __m512 m[kSide], __m512 o[kOut]) {
-  const __m512 s12 = _mm512_add_ps(m[1], m[2]), d12 = _mm512_sub_ps(m[1], m[2]);
-  const __m512 s34 = _mm512_add_ps(m[3], m[4]), d34 = _mm512_sub_ps(m[3], m[4]);
-  o[0] = _mm512_add_ps(_mm512_add_ps(m[0], s12), s34);
-  o[1] = _mm512_fmadd_ps(splat(2.0f), d34, d12);
-  o[2] = _mm512_fmadd_ps(splat(4.0f), s34, s12);
-  o[3] = _mm512_fmadd_ps(splat(8.0f), d34, _mm512_add_ps(d12, m[5]));
-}
+  // o[i] = sum_j Bt[i][j] d[j].
+  static void input_1d(const __m512 d[kSide], __m512 o[kSide]) {
+    const __m512 four = splat(4.0f), five = splat(5.0f), two = splat(2.0f);
+    o[0] = _mm512_fmadd_ps(four, d[0], _mm512_fnmadd_ps(five, d[2], d[4]));
+    o[1] = _mm512_fnmadd_ps(four, _mm512_add_ps(d[1], d[2]), _mm512_add_ps(d[3], d[4]));
+    o[2] = _mm512_fmadd_ps(four, _mm512_sub_ps(d[1], d[2]), _mm512_sub_ps(d[4], d[3]));
+    const __m512 d42 = _mm512_sub_ps(d[4], d[2]), d31 = _mm512_sub_ps(d[3], d[1]);
+    o[3] = _mm512_fmadd_ps(two, d31, d42);
+    o[4] = _mm512_fnmadd_ps(two, d31, d42);
+    o[5] = _mm512_fmadd_ps(four, d[1], _mm512_fnmadd_ps(five, d[3], d[5]));
+  }
+
+  // o[i] = sum_j At[i][j] m[j], i < 4.
+  static void output_1d(const __m512 m[kSide], __m512 o[kOut]) {
+    const __m512 s12 = _mm512_add_ps(m[1], m[2]), d12 = _mm512_sub_ps(m[1], m[2]);
+    const __m512 s34 = _mm512_add_ps(m[3], m[4]), d34 = _mm512_sub_ps(m[3], m[4]);
+    o[0] = _mm512_add_ps(_mm512_add_ps(m[0], s12), s34);
+    o[1] = _mm512_fmadd_ps(splat(2.0f), d34, d12);
+    o[2] = _mm512_fmadd_ps(splat(4.0f), s34, s12);
+    o[3] = _mm512_fmadd_ps(splat(8.0f), d34, _mm512_add_ps(d12, m[5]));
+  }
+};
+
+// F(2x2, 3x3): the matrices of transforms.inc.
+struct F2x2 {
+  static constexpr size_t kSide = 4;
+  static constexpr size_t kOut = 2;
+
+  static void input_1d(const __m512 d[kSide], __m512 o[kSide]) {
+    o[0] = _mm512_sub_ps(d[0], d[2]);
+    o[1] = _mm512_add_ps(d[1], d[2]);
+    o[2] = _mm512_sub_ps(d[2], d[1]);
+    o[3] = _mm512_sub_ps(d[1], d[3]);
+  }
+
+  static void output_1d(const __m512 m[kSide], __m512 o[kOut]) {
+    o[0] = _mm512_add_ps(_mm512_add_ps(m[0], m[1]), m[2]);
+    o[1] = _mm512_sub_ps(_mm512_sub_ps(m[1], m[2]), m[3]);
+  }
+};
 
 // Tile t's image and tile row and column.
 struct TilePos {
   size_t n, ty, tx;
 };
 
+template <size_t kOut>
 TilePos tile_pos(const F32WinogradShape& s, size_t t) {
   const size_t rows = (s.out_h + kOut - 1) / kOut, cols = (s.out_w + kOut - 1) / kOut;
   return {t / (rows * cols), t / cols % rows, t % cols};
 }
 
+template <typename T>
 void input_transform(const F32WinogradShape& s, const float* input, float* v, size_t tiles,
                      size_t begin, size_t end) {
+  constexpr size_t kSide = T::kSide, kOut = T::kOut;
   for (size_t t = begin; t < end; ++t) {
-    const TilePos tp = tile_pos(s, t);
+    const TilePos tp = tile_pos<kOut>(s, t);
     // The patch's pixels, null in the padding. Unsigned: a row or column
     // left of or above the image wraps round and fails the bounds test.
     const float* px[kSide * kSide];
@@ -83,7 +108,7 @@ void input_transform(const F32WinogradShape& s, const float* input, float* v, si
           const float* p = px[a * kSide + b];
           d[a] = p != nullptr ? _mm512_maskz_loadu_ps(mask, p + c0) : _mm512_setzero_ps();
         }
-        input_1d(d, o);
+        T::input_1d(d, o);
 #pragma GCC unroll 6
         for (size_t i = 0; i < kSide; ++i) tmp[i][b] = o[i];
       }
@@ -91,7 +116,7 @@ void input_transform(const F32WinogradShape& s, const float* input, float* v, si
 #pragma GCC unroll 6
       for (size_t i = 0; i < kSide; ++i) {
         __m512 o[kSide];
-        input_1d(tmp[i], o);
+        T::input_1d(tmp[i], o);
 #pragma GCC unroll 6
         for (size_t j = 0; j < kSide; ++j) {
           _mm512_mask_storeu_ps(dst + (i * kSide + j) * point_stride + c0, mask, o[j]);
@@ -101,13 +126,15 @@ void input_transform(const F32WinogradShape& s, const float* input, float* v, si
   }
 }
 
+template <typename T>
 void output_transform(const F32WinogradShape& s, const float* m, const float* bias,
                       float clamp_min, float clamp_max, float* output, size_t tiles,
                       size_t begin, size_t end) {
+  constexpr size_t kSide = T::kSide, kOut = T::kOut;
   const __m512 low = splat(clamp_min), high = splat(clamp_max);
   const size_t point_stride = tiles * s.out_c;
   for (size_t t = begin; t < end; ++t) {
-    const TilePos tp = tile_pos(s, t);
+    const TilePos tp = tile_pos<kOut>(s, t);
     const size_t rows = s.out_h - tp.ty * kOut < kOut ? s.out_h - tp.ty * kOut : kOut;
     const size_t cols = s.out_w - tp.tx * kOut < kOut ? s.out_w - tp.tx * kOut : kOut;
     const float* src = m + t * s.out_c;
@@ -123,7 +150,7 @@ void output_transform(const F32WinogradShape& s, const float* m, const float* bi
         for (size_t a = 0; a < kSide; ++a) {
           mm[a] = _mm512_maskz_loadu_ps(mask, src + (a * kSide + b) * point_stride + c0);
         }
-        output_1d(mm, o);
+        T::output_1d(mm, o);
 #pragma GCC unroll 4
         for (size_t y = 0; y < kOut; ++y) tmp[y][b] = o[y];
       }
@@ -133,7 +160,7 @@ void output_transform(const F32WinogradShape& s, const float* m, const float* bi
       // min(high, v) return v when it is NaN, which passes through.
       for (size_t y = 0; y < rows; ++y) {
         __m512 o[kOut];
-        output_1d(tmp[y], o);
+        T::output_1d(tmp[y], o);
         float* row = out + y * s.out_w * s.out_c + c0;
 #pragma GCC unroll 4
         for (size_t x = 0; x < kOut; ++x) {
@@ -149,8 +176,9 @@ void output_transform(const F32WinogradShape& s, const float* m, const float* bi
 }  // namespace
 
 extern const F32WinogradConfig kF32WinogradAvx512Config = {
-    "avx512", kCpuAvx512 | kCpuOsZmm | kCpuAvx2 | kCpuFma | kCpuOsYmm, input_transform,
-    output_transform,
+    "avx512",           kCpuAvx512 | kCpuOsZmm | kCpuAvx2 | kCpuFma | kCpuOsYmm,
+    input_transform<F4x4>, output_transform<F4x4>,
+    input_transform<F2x2>, output_transform<F2x2>,
 };
 
 }  // namespace ember::kernels::optimized

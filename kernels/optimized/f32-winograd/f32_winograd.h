@@ -1,21 +1,25 @@
-// The f32 Winograd convolution family, F(4x4, 3x3) (Lavin and Gray, 2015): a
-// 3x3, stride-1, dilation-1 convolution on channels-last data computed as 36
-// GEMMs between transformed 6x6 input tiles and transformed weights: 36
-// multiply-adds per 4x4 outputs per channel pair instead of 144, a quarter
-// of the direct (indirect-GEMM) convolution's.
+// The f32 Winograd convolution family, F(4x4, 3x3) and F(2x2, 3x3) (Lavin
+// and Gray, 2015): a 3x3, stride-1, dilation-1 convolution on channels-last
+// data computed as GEMMs between transformed input tiles and transformed
+// weights, one per transform point: F(4x4) multiplies 6x6 patches (36
+// points) for 4x4 outputs, 36 multiply-adds per 16 outputs per channel pair
+// instead of 144; F(2x2) 4x4 patches (16 points) for 2x2 outputs, 16
+// instead of 36.
 //
-// Per tile of 4x4 outputs: V = Bt d B (input transform, 36 channel vectors),
-// M[p] = V[p] @ U[p] for each of the 36 points p (the f32-gemm family, U =
-// G g Gt packed once at init), Y = At M A + bias, clamped (output
-// transform). The transforms are one algorithm (transforms.inc) compiled per
-// ISA (scalar.cpp, avx2.cpp, neon.cpp), their loops over channels
+// Per tile: V = Bt d B (input transform, a channel vector per point), M[p] =
+// V[p] @ U[p] for each point p (the f32-gemm family, U = G g Gt packed once
+// at init), Y = At M A + bias, clamped (output transform). The transforms are
+// one algorithm (transforms.inc) compiled per ISA (scalar.cpp, avx2.cpp,
+// neon.cpp; avx512.cpp writes it with intrinsics), their loops over channels
 // vectorized by the compiler.
 //
-// What it costs: the transformed weights are 4x the 3x3 ones (36 vs 9 per
-// channel pair; ResNet-50's packed weights grow from 103 to 142 MiB), and
-// the transforms cost per tile what the GEMMs save per channel; so it pays
-// on wide images with more than a few channels (f32_winograd_pays). Rounding differs from the direct convolution by a few
-// ulps times the transform's growth (tested at 2e-5 relative).
+// What it costs: the transformed weights are 4x (F(4x4)) or 1.8x (F(2x2))
+// the 3x3 ones, and the transforms cost per tile what the GEMMs save per
+// channel; f32_winograd_tile_for says where each pays. Where the weights
+// come from memory on every run (a network's weights past the last-level
+// cache), the smaller tile's weights can cost less than its larger GEMMs.
+// Rounding differs from the direct convolution by a few ulps times the
+// transform's growth (tested at 2e-5 relative).
 //
 // Included by files compiled with ISA flags: it must define no inline
 // function (see f32-gemm/f32_gemm.h).
@@ -32,21 +36,23 @@ class ThreadPool;
 
 namespace kernels::optimized {
 
-constexpr size_t kF32WinogradTile = 4;     // outputs per tile side
-constexpr size_t kF32WinogradPoints = 36;  // (4 + 3 - 1)^2 transform points
-
 // A 3x3, stride-1, dilation-1 convolution: input [batch, height, width,
-// in_c], output [batch, out_h, out_w, out_c], both channels-last and dense.
+// in_c], output [batch, out_h, out_w, out_c], both channels-last and dense;
+// computed in tiles of tile x tile outputs, 4 (F(4x4, 3x3)) or 2 (F(2x2,
+// 3x3)).
 struct F32WinogradShape {
   size_t batch, height, width, in_c, out_c, pad_h, pad_w, out_h, out_w;
+  size_t tile = 4;
 };
 
-// Tiles of 4x4 outputs: batch * ceil(out_h / 4) * ceil(out_w / 4).
+// Transform points: (tile + 2)^2, 36 or 16.
+size_t f32_winograd_points(const F32WinogradShape& shape);
+// Tiles: batch * ceil(out_h / tile) * ceil(out_w / tile).
 size_t f32_winograd_tiles(const F32WinogradShape& shape);
 
 // Input transform of tiles [begin, end) of `tiles`: for tile t and point p,
-// v[(p * tiles + t) * in_c + c] = (Bt d B)[p] over the tile's 6x6 input
-// patch d (zeros outside the input).
+// v[(p * tiles + t) * in_c + c] = (Bt d B)[p] over the tile's input patch d
+// (tile + 2 pixels a side, zeros outside the input).
 using F32WinogradInputFn = void (*)(const F32WinogradShape& shape, const float* input, float* v,
                                     size_t tiles, size_t begin, size_t end);
 // Output transform of tiles [begin, end): from m[(p * tiles + t) * out_c +
@@ -57,10 +63,12 @@ using F32WinogradOutputFn = void (*)(const F32WinogradShape& shape, const float*
                                      float* output, size_t tiles, size_t begin, size_t end);
 
 struct F32WinogradConfig {
-  const char* name;            // "scalar", "avx2", "neon"
+  const char* name;            // "scalar", "avx2", "avx512", "neon"
   uint32_t required_features;  // CpuFeature bits (cpu_features.h)
-  F32WinogradInputFn input;
+  F32WinogradInputFn input;    // F(4x4, 3x3)
   F32WinogradOutputFn output;
+  F32WinogradInputFn input_2x2;  // F(2x2, 3x3)
+  F32WinogradOutputFn output_2x2;
 };
 
 // The variants compiled for this architecture, best first (tests run every
@@ -71,26 +79,29 @@ bool f32_winograd_variant_supported(const F32WinogradConfig& config);
 // The best variant cpu_features() allows, chosen on the first call.
 const F32WinogradConfig& f32_winograd_config();
 
-// Whether the Winograd path is the faster one for this shape: at least 12x12
-// outputs (16 tiles), at least 8 channels each way, and transformed weights
-// of at most 10 MiB (256 x 256 channels). Measured on Zen 3 against the
-// indirect GEMM: 2.7x faster at 128 channels on 28x28, 2x at 256 on 14x14,
-// no faster at 512 on 7x7 (4 tiles, 36 MiB of weights streamed per run).
-bool f32_winograd_pays(const F32WinogradShape& shape);
+// The tile that makes Winograd the faster path for this shape (its tile
+// ignored): 4, 2, or 0 where the indirect GEMM is faster. F(4x4) takes at
+// least 12x12 outputs (16 tiles) with transformed weights of at most 8 MiB
+// (them and the 3x3 ones of a few layers stay in a 2-core share of L3
+// between runs); F(2x2) at least 6x6 outputs with at most 24 MiB, where its
+// 1.8x weights from memory cost less than the indirect GEMM's 2.25x
+// multiply-adds (ResNet-50's 14x14 and 7x7 layers on Sapphire Rapids); both
+// at least 8 channels each way.
+size_t f32_winograd_tile_for(const F32WinogradShape& shape);
 
 // Floats of the transformed, packed weights for `gemm`'s panels.
-size_t f32_winograd_packed_weights_size(const F32GemmConfig& gemm, size_t in_c, size_t out_c);
+size_t f32_winograd_packed_weights_size(const F32GemmConfig& gemm, const F32WinogradShape& shape);
 // Transforms PyTorch's [out_c, in_c, 3, 3] weights (U = G g Gt, in double)
 // and packs them, point by point, into `gemm`'s panels. `scratch` holds
 // in_c * out_c floats. Called once, at init.
-void f32_winograd_pack_weights(const F32GemmConfig& gemm, size_t in_c, size_t out_c,
+void f32_winograd_pack_weights(const F32GemmConfig& gemm, const F32WinogradShape& shape,
                                const float* weight, float* scratch, float* packed);
 
-// Floats of temp memory one run needs (the transformed input and the 36
+// Floats of temp memory one run needs (the transformed input and the
 // GEMMs' results).
 size_t f32_winograd_temp_floats(const F32WinogradShape& shape);
 // Runs the convolution: transforms split over `pool`'s threads by tiles,
-// the 36 GEMMs by points. `temp` holds f32_winograd_temp_floats floats.
+// the GEMMs by points. `temp` holds f32_winograd_temp_floats floats.
 // `activation` (after the clamp) runs on each tile's output rows as the
 // output transform finishes them. Allocates nothing.
 void f32_winograd_conv(const F32WinogradConfig& config, const F32GemmConfig& gemm,

@@ -1,4 +1,4 @@
-// Winograd F(4x4, 3x3) transforms for AArch64's Advanced SIMD:
+// Winograd F(4x4, 3x3) and F(2x2, 3x3) transforms for AArch64's Advanced SIMD:
 // transforms.inc's algorithm, vectorized by the compiler.
 #include "kernels/optimized/cpu_features.h"
 #include "kernels/optimized/f32-winograd/f32_winograd.h"
@@ -9,7 +9,9 @@ namespace {
 }  // namespace
 
 extern const F32WinogradConfig kF32WinogradNeonConfig = {
-    "neon", kCpuNeon, input_transform, output_transform,
+    "neon", kCpuNeon,
+    input_transform<F4x4>, output_transform<F4x4>,
+    input_transform<F2x2>, output_transform<F2x2>,
 };
 
 }  // namespace ember::kernels::optimized

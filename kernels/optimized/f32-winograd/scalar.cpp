@@ -1,4 +1,4 @@
-// Winograd F(4x4, 3x3) transforms for the baseline ISA (SSE2 on x86-64):
+// Winograd F(4x4, 3x3) and F(2x2, 3x3) transforms for the baseline ISA (SSE2 on x86-64):
 // transforms.inc's algorithm, vectorized by the compiler.
 #include "kernels/optimized/cpu_features.h"
 #include "kernels/optimized/f32-winograd/f32_winograd.h"
@@ -9,7 +9,9 @@ namespace {
 }  // namespace
 
 extern const F32WinogradConfig kF32WinogradScalarConfig = {
-    "scalar", 0, input_transform, output_transform,
+    "scalar", 0,
+    input_transform<F4x4>, output_transform<F4x4>,
+    input_transform<F2x2>, output_transform<F2x2>,
 };
 
 }  // namespace ember::kernels::optimized

@@ -37,7 +37,7 @@ using kernels::optimized::f32_winograd_config;
 using kernels::optimized::f32_winograd_conv;
 using kernels::optimized::f32_winograd_pack_weights;
 using kernels::optimized::f32_winograd_packed_weights_size;
-using kernels::optimized::f32_winograd_pays;
+using kernels::optimized::f32_winograd_tile_for;
 using kernels::optimized::f32_winograd_temp_floats;
 
 // Conv2d geometry, in NHWC terms.

@@ -5,7 +5,8 @@
 // per output pixel and tap a pointer to the input pixel's channels, no im2col
 // copy), as is a transposed one (taps off the stride's grid point at zeros).
 // A 3x3 stride-1 convolution over a wide enough image is Winograd's F(4x4,
-// 3x3), a quarter of the multiply-adds (kernels/optimized/f32-winograd).
+// 3x3), a quarter of the multiply-adds, or F(2x2, 3x3) where F(4x4)'s
+// weights would be too large (kernels/optimized/f32-winograd).
 // Clamps, activations and residuals are applied as each tile is finished.
 #include <cstdlib>
 #include <cstring>
@@ -168,10 +169,27 @@ void ConvOp::pad_input(const float* in, float* padded, ThreadPool* pool) const {
 
 namespace {
 
-F32WinogradShape winograd_shape(const ConvShape& s) {
+F32WinogradShape winograd_shape(const ConvShape& s, size_t tile) {
   auto z = [](int64_t v) { return static_cast<size_t>(v); };
-  return F32WinogradShape{z(s.batch), z(s.in_h), z(s.in_w),  z(s.in_c), z(s.out_c),
-                          z(s.pad_h), z(s.pad_w), z(s.out_h), z(s.out_w)};
+  return F32WinogradShape{z(s.batch), z(s.in_h),  z(s.in_w),  z(s.in_c), z(s.out_c),
+                          z(s.pad_h), z(s.pad_w), z(s.out_h), z(s.out_w), tile};
+}
+
+// The Winograd tile for a dense 3x3 stride-1 convolution, 0 for the
+// indirect GEMM: f32_winograd_tile_for's choice. EMBER_CPU_WINOGRAD=0 turns
+// the path off, =4 or =2 forces that tile wherever the shape allows it (to
+// compare the paths).
+size_t winograd_tile(const ConvShape& s) {
+  static const int forced = [] {
+    const char* env = std::getenv("EMBER_CPU_WINOGRAD");
+    return env == nullptr ? -1 : std::atoi(env);
+  }();
+  const bool dense_3x3 = !s.transposed && s.groups == 1 && s.kh == 3 && s.kw == 3 &&
+                         s.stride_h == 1 && s.stride_w == 1 && s.dil_h == 1 && s.dil_w == 1 &&
+                         s.pad_h <= 2 && s.pad_w <= 2;
+  if (!dense_3x3 || forced == 0) return 0;
+  if (forced == 2 || forced == 4) return static_cast<size_t>(forced);
+  return f32_winograd_tile_for(winograd_shape(s, 4));
 }
 
 }  // namespace
@@ -213,14 +231,14 @@ bool ConvOp::prepare(const float* weight) {
     return true;
   }
   if (path == Path::Winograd) {
-    wino_shape = winograd_shape(s);
+    wino_shape = winograd_shape(s, winograd_tile(s));
     gemm = &f32_gemm_config();
     winograd = &f32_winograd_config();
-    packed_floats = f32_winograd_packed_weights_size(*gemm, wino_shape.in_c, wino_shape.out_c);
+    packed_floats = f32_winograd_packed_weights_size(*gemm, wino_shape);
     packed = new_floats(packed_floats);
     float* scratch = new_floats(wino_shape.in_c * wino_shape.out_c);
     if (packed != nullptr && scratch != nullptr) {
-      f32_winograd_pack_weights(*gemm, wino_shape.in_c, wino_shape.out_c, weight, scratch, packed);
+      f32_winograd_pack_weights(*gemm, wino_shape, weight, scratch, packed);
     }
     delete_floats(scratch);
     return packed != nullptr && scratch != nullptr;
@@ -322,17 +340,6 @@ namespace {
 // RGBA stem, whose C taps per pointer would leave the GEMM's k loop too short.
 constexpr int64_t kRowsMaxChannels = 4;
 
-// A dense 3x3 stride-1 convolution where F32 Winograd pays. EMBER_CPU_WINOGRAD=0
-// turns the path off (to compare against the indirect GEMM).
-bool winograd_applies(const ConvShape& s) {
-  static const bool enabled = [] {
-    const char* env = std::getenv("EMBER_CPU_WINOGRAD");
-    return env == nullptr || std::strcmp(env, "0") != 0;
-  }();
-  return enabled && !s.transposed && s.groups == 1 && s.kh == 3 && s.kw == 3 &&
-         s.stride_h == 1 && s.stride_w == 1 && s.dil_h == 1 && s.dil_w == 1 &&
-         s.pad_h <= 2 && s.pad_w <= 2 && f32_winograd_pays(winograd_shape(s));
-}
 
 int32_t param(const flatbuffers::Vector<int32_t>* v, size_t i, int32_t fallback) {
   return v != nullptr && v->size() > i ? v->Get(static_cast<flatbuffers::uoffset_t>(i)) : fallback;
@@ -412,7 +419,7 @@ Result<ConvOp*> build_conv(const BuildContext& ctx, const cpu_fb::Conv2d* params
     made->path = blocks ? ConvOp::Path::Blocks : ConvOp::Path::Indirect;
   } else if (cg == 1 && og == 1) {
     made->path = ConvOp::Path::Depthwise;
-  } else if (winograd_applies(s)) {
+  } else if (winograd_tile(s) != 0) {
     made->path = ConvOp::Path::Winograd;
   } else if (s.kh == 1 && s.kw == 1 && s.stride_h == 1 && s.stride_w == 1 && s.pad_h == 0 &&
              s.pad_w == 0 && s.groups == 1) {

@@ -1,7 +1,8 @@
-// Tester for the f32 Winograd F(4x4, 3x3) family: every variant this CPU
-// supports, through the driver (weights transformed and packed, 36 GEMMs,
-// threads), against a direct convolution in double on edge sizes: outputs
-// not a multiple of the 4x4 tile, 1x1 and smaller-than-a-tile images,
+// Tester for the f32 Winograd family, F(4x4, 3x3) and F(2x2, 3x3): every
+// variant this CPU supports, through the driver (weights transformed and
+// packed, a GEMM per point, threads), against a direct convolution in double
+// on edge sizes: outputs not a multiple of the tile, 1x1 and
+// smaller-than-a-tile images,
 // channel counts around the 8- and 16-lane blocks and the GEMM's panel
 // widths (8, 16, 32), padding 0 to 2, batches, bias or none, fused clamps.
 //
@@ -47,18 +48,19 @@ std::vector<float> random_floats(size_t n, uint32_t seed) {
   return v;
 }
 
-void check(const F32WinogradConfig& config, const Case& c, ThreadPool* pool) {
-  SCOPED_TRACE(std::string(config.name) + ": " + describe(c) + (pool ? " (2 threads)" : ""));
+void check(const F32WinogradConfig& config, size_t tile, const Case& c, ThreadPool* pool) {
+  SCOPED_TRACE(std::string(config.name) + " F(" + std::to_string(tile) + "x" +
+               std::to_string(tile) + "): " + describe(c) + (pool ? " (2 threads)" : ""));
   const size_t oh = c.h + 2 * c.pad - 2, ow = c.w + 2 * c.pad - 2;
-  const F32WinogradShape s{c.batch, c.h, c.w, c.in_c, c.out_c, c.pad, c.pad, oh, ow};
+  const F32WinogradShape s{c.batch, c.h, c.w, c.in_c, c.out_c, c.pad, c.pad, oh, ow, tile};
   const std::vector<float> x = random_floats(c.batch * c.h * c.w * c.in_c, 1u + c.in_c);  // NHWC
   const std::vector<float> wt = random_floats(c.out_c * c.in_c * 9, 2u + c.out_c);       // OIHW
   const std::vector<float> b = random_floats(c.out_c, 3u);
 
   const F32GemmConfig& gemm = f32_gemm_config();
-  std::vector<float> packed(f32_winograd_packed_weights_size(gemm, c.in_c, c.out_c));
+  std::vector<float> packed(f32_winograd_packed_weights_size(gemm, s));
   std::vector<float> scratch(c.in_c * c.out_c);
-  f32_winograd_pack_weights(gemm, c.in_c, c.out_c, wt.data(), scratch.data(), packed.data());
+  f32_winograd_pack_weights(gemm, s, wt.data(), scratch.data(), packed.data());
   std::vector<float> temp(f32_winograd_temp_floats(s));
   const float sentinel = 12345.0f;
   std::vector<float> y(c.batch * oh * ow * c.out_c + 1, sentinel);
@@ -114,35 +116,46 @@ TEST(F32Winograd, EveryVariantMatchesDirectConvolution) {
     const F32WinogradConfig& config = f32_winograd_variant(vi);
     if (!f32_winograd_variant_supported(config)) continue;
     ++tested;
-    for (const Case& c : kCases) {
-      check(config, c, nullptr);
-      check(config, c, &pool);
+    for (size_t tile : {4, 2}) {
+      for (const Case& c : kCases) {
+        check(config, tile, c, nullptr);
+        check(config, tile, c, &pool);
+      }
     }
   }
   EXPECT_GE(tested, 1u);
 }
 
 TEST(F32Winograd, NaNPassesTheClamp) {
-  const F32WinogradShape s{1, 4, 4, 8, 8, 1, 1, 4, 4};
-  const F32GemmConfig& gemm = f32_gemm_config();
-  std::vector<float> x(4 * 4 * 8, 1.0f);
-  x[5 * 8 + 3] = std::numeric_limits<float>::quiet_NaN();
-  const std::vector<float> wt = random_floats(8 * 8 * 9, 7u);
-  std::vector<float> packed(f32_winograd_packed_weights_size(gemm, 8, 8));
-  std::vector<float> scratch(64), temp(f32_winograd_temp_floats(s)), y(4 * 4 * 8);
-  f32_winograd_pack_weights(gemm, 8, 8, wt.data(), scratch.data(), packed.data());
-  f32_winograd_conv(f32_winograd_config(), gemm, s, x.data(), packed.data(), nullptr, 0.0f, 6.0f,
-                    y.data(), temp.data(), nullptr);
-  // Output (1, 1) reads input (1, 1), the NaN.
-  EXPECT_TRUE(std::isnan(y[(1 * 4 + 1) * 8]));
+  for (size_t tile : {4, 2}) {
+    const F32WinogradShape s{1, 4, 4, 8, 8, 1, 1, 4, 4, tile};
+    const F32GemmConfig& gemm = f32_gemm_config();
+    std::vector<float> x(4 * 4 * 8, 1.0f);
+    x[5 * 8 + 3] = std::numeric_limits<float>::quiet_NaN();
+    const std::vector<float> wt = random_floats(8 * 8 * 9, 7u);
+    std::vector<float> packed(f32_winograd_packed_weights_size(gemm, s));
+    std::vector<float> scratch(64), temp(f32_winograd_temp_floats(s)), y(4 * 4 * 8);
+    f32_winograd_pack_weights(gemm, s, wt.data(), scratch.data(), packed.data());
+    f32_winograd_conv(f32_winograd_config(), gemm, s, x.data(), packed.data(), nullptr, 0.0f,
+                      6.0f, y.data(), temp.data(), nullptr);
+    // Output (1, 1) reads input (1, 1), the NaN.
+    EXPECT_TRUE(std::isnan(y[(1 * 4 + 1) * 8])) << "F(" << tile << "x" << tile << ")";
+  }
 }
 
-TEST(F32Winograd, PaysOnlyForWideImagesWithChannels) {
-  EXPECT_TRUE(f32_winograd_pays({1, 56, 56, 64, 64, 1, 1, 56, 56}));
-  EXPECT_TRUE(f32_winograd_pays({1, 14, 14, 256, 256, 1, 1, 14, 14}));
-  EXPECT_FALSE(f32_winograd_pays({1, 7, 7, 64, 64, 1, 1, 7, 7}));  // 4 tiles
-  EXPECT_FALSE(f32_winograd_pays({1, 56, 56, 3, 64, 1, 1, 56, 56}));     // 3 channels in
-  EXPECT_FALSE(f32_winograd_pays({1, 28, 28, 512, 512, 1, 1, 28, 28}));  // 36 MiB of weights
+TEST(F32Winograd, TileForTheShape) {
+  // F(4x4) on wide images with channels and weights that stay in cache.
+  EXPECT_EQ(f32_winograd_tile_for({1, 56, 56, 64, 64, 1, 1, 56, 56}), 4u);
+  EXPECT_EQ(f32_winograd_tile_for({1, 28, 28, 128, 128, 1, 1, 28, 28}), 4u);
+  // F(2x2) where F(4x4)'s weights would be too large (9 MiB, 36 MiB) or the
+  // image too small for 4x4 tiles.
+  EXPECT_EQ(f32_winograd_tile_for({1, 14, 14, 256, 256, 1, 1, 14, 14}), 2u);
+  EXPECT_EQ(f32_winograd_tile_for({1, 7, 7, 512, 512, 1, 1, 7, 7}), 2u);
+  EXPECT_EQ(f32_winograd_tile_for({1, 7, 7, 64, 64, 1, 1, 7, 7}), 2u);
+  // Neither: a 4x4 image, 3 channels in, 64 MiB of F(2x2) weights.
+  EXPECT_EQ(f32_winograd_tile_for({1, 4, 4, 64, 64, 1, 1, 4, 4}), 0u);
+  EXPECT_EQ(f32_winograd_tile_for({1, 56, 56, 3, 64, 1, 1, 56, 56}), 0u);
+  EXPECT_EQ(f32_winograd_tile_for({1, 14, 14, 1024, 1024, 1, 1, 14, 14}), 0u);
 }
 
 }  // namespace
