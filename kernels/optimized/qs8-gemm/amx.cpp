@@ -30,6 +30,7 @@
 
 #include "kernels/optimized/cpu_features.h"
 #include "kernels/optimized/qs8-gemm/qs8_gemm.h"
+#include "kernels/optimized/simd/avx512_math.h"
 
 #if !defined(__AMX_TILE__) || !defined(__AMX_INT8__) || !defined(__AVX512BW__)
 #error "qs8-gemm/amx.cpp needs -mamx-tile -mamx-int8 and the AVX-512 flags"
@@ -86,10 +87,6 @@ inline void load_config(size_t m0, size_t m1, bool two_halves) {
     if (two_halves) set_tile(cfg, kC11, m1, kHalf * sizeof(int32_t));
   }
   _tile_loadconfig(&cfg);
-}
-
-inline __mmask16 lanes(size_t n) {
-  return n >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << n) - 1u);
 }
 
 struct Panel {
@@ -169,7 +166,7 @@ void qs8_gemm_32x32(size_t mr, size_t nr, size_t kp, const void* a, const void* 
   for (size_t v = 0; v < halves; ++v) {
     const __m512i head = _mm512_loadu_si512(p.head + v * kHalf);
     const __m512 scale = _mm512_loadu_ps(p.tail + v * kHalf);
-    const __mmask16 mask = lanes(nr - v * kHalf);
+    const __mmask16 mask = avx512::tail_mask(nr - v * kHalf < kHalf ? nr - v * kHalf : kHalf);
     for (size_t i = 0; i < mr; ++i) {
       // As the VNNI variant: scale, clamp (the bounds less the zero point),
       // round half to even, add the zero point, narrow.
@@ -198,7 +195,7 @@ void qd8_gemm_32x32(size_t mr, size_t nr, size_t kp, const void* a, const void* 
     const __m512i colsum = _mm512_loadu_si512(p.head + v * kHalf);
     const __m512 ws = _mm512_loadu_ps(w_scale + v * kHalf);
     const __m512 bs = _mm512_loadu_ps(bias + v * kHalf);
-    const __mmask16 mask = lanes(nr - v * kHalf);
+    const __mmask16 mask = avx512::tail_mask(nr - v * kHalf < kHalf ? nr - v * kHalf : kHalf);
     for (size_t i = 0; i < mr; ++i) {
       // The zero point's share, -zero * colsum, modulo 2^32 (exact whenever
       // the whole sum fits in int32).
