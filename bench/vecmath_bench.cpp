@@ -570,19 +570,15 @@ void bench_winograd(const std::string& only) {
     // The transformed input and the products' buffer, as the driver lays them out.
     float* v_buf = temp.data();
     float* m_buf = temp.data() + opt::f32_winograd_points(s) * tiles * l.in_c;
-    const auto input_fn = [&](const opt::F32WinogradConfig* v) {
-      return s.tile == 4 ? v->input : v->input_2x2;
-    };
-    const auto output_fn = [&](const opt::F32WinogradConfig* v) {
-      return s.tile == 4 ? v->output : v->output_2x2;
-    };
     std::vector<std::pair<const char*, double>> input, output, whole;
     for (const auto* v : variants) {
       input.push_back(
-          {v->name, best_ns([&] { input_fn(v)(s, x.data(), v_buf, tiles, 0, tiles); })});
+          {v->name, best_ns([&] {
+             opt::f32_winograd_input_fn(*v, s)(s, x.data(), v_buf, tiles, 0, tiles);
+           })});
       output.push_back({v->name, best_ns([&] {
-                          output_fn(v)(s, m_buf, b.data(), 0.0f, INFINITY, y.data(), tiles, 0,
-                                       tiles);
+                          opt::f32_winograd_output_fn(*v, s)(s, m_buf, b.data(), 0.0f, INFINITY,
+                                                             y.data(), tiles, 0, tiles);
                         })});
       whole.push_back({v->name, best_ns([&] {
                          opt::f32_winograd_conv(*v, gemm, s, x.data(), packed.data(), b.data(),

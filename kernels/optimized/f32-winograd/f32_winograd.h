@@ -71,6 +71,12 @@ struct F32WinogradConfig {
   F32WinogradOutputFn output_2x2;
 };
 
+// The config's transforms for the shape's tile.
+F32WinogradInputFn f32_winograd_input_fn(const F32WinogradConfig& config,
+                                         const F32WinogradShape& shape);
+F32WinogradOutputFn f32_winograd_output_fn(const F32WinogradConfig& config,
+                                           const F32WinogradShape& shape);
+
 // The variants compiled for this architecture, best first (tests run every
 // one the CPU supports).
 size_t f32_winograd_num_variants();

@@ -81,6 +81,16 @@ const F32WinogradConfig& f32_winograd_config() {
   return *chosen;
 }
 
+F32WinogradInputFn f32_winograd_input_fn(const F32WinogradConfig& config,
+                                         const F32WinogradShape& s) {
+  return s.tile == 4 ? config.input : config.input_2x2;
+}
+
+F32WinogradOutputFn f32_winograd_output_fn(const F32WinogradConfig& config,
+                                           const F32WinogradShape& s) {
+  return s.tile == 4 ? config.output : config.output_2x2;
+}
+
 size_t f32_winograd_points(const F32WinogradShape& s) { return side_of(s) * side_of(s); }
 
 size_t f32_winograd_tiles(const F32WinogradShape& s) {
@@ -162,8 +172,8 @@ void f32_winograd_conv(const F32WinogradConfig& config, const F32GemmConfig& gem
   float* v = temp;
   const size_t points = f32_winograd_points(s);
   float* m = temp + points * tiles * s.in_c;
-  const F32WinogradInputFn input_fn = s.tile == 4 ? config.input : config.input_2x2;
-  const F32WinogradOutputFn output_fn = s.tile == 4 ? config.output : config.output_2x2;
+  const F32WinogradInputFn input_fn = f32_winograd_input_fn(config, s);
+  const F32WinogradOutputFn output_fn = f32_winograd_output_fn(config, s);
   // Chunks of at least 4 tiles (each is 36 x channels of work).
   const int64_t n_tiles = static_cast<int64_t>(tiles);
   parallel_for(pool, n_tiles, 4, [&](int64_t begin, int64_t end) {

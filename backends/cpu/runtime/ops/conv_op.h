@@ -77,7 +77,7 @@ class ConvOp final : public CpuOp {
   const F32DwconvConfig* dw = nullptr;
   F32DwconvShape dw_shape{};
   const F32WinogradConfig* winograd = nullptr;
-  F32WinogradShape wino_shape{};
+  F32WinogradShape wino_shape{};  // set with the Winograd path: its tile
 
   ~ConvOp() override;
   size_t temp_bytes(size_t num_threads) const override {

@@ -231,7 +231,6 @@ bool ConvOp::prepare(const float* weight) {
     return true;
   }
   if (path == Path::Winograd) {
-    wino_shape = winograd_shape(s, winograd_tile(s));
     gemm = &f32_gemm_config();
     winograd = &f32_winograd_config();
     packed_floats = f32_winograd_packed_weights_size(*gemm, wino_shape);
@@ -419,8 +418,9 @@ Result<ConvOp*> build_conv(const BuildContext& ctx, const cpu_fb::Conv2d* params
     made->path = blocks ? ConvOp::Path::Blocks : ConvOp::Path::Indirect;
   } else if (cg == 1 && og == 1) {
     made->path = ConvOp::Path::Depthwise;
-  } else if (winograd_tile(s) != 0) {
+  } else if (const size_t tile = winograd_tile(s); tile != 0) {
     made->path = ConvOp::Path::Winograd;
+    made->wino_shape = winograd_shape(s, tile);
   } else if (s.kh == 1 && s.kw == 1 && s.stride_h == 1 && s.stride_w == 1 && s.pad_h == 0 &&
              s.pad_w == 0 && s.groups == 1) {
     made->path = ConvOp::Path::Pointwise;

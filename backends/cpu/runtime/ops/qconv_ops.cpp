@@ -271,13 +271,13 @@ Result<CpuOp*> make_qs8_conv2d(const BuildContext& ctx, const cpu_fb::Op* op) {
                          groups == 1;
   const Qs8ConvShape shape{z(batch), z(in_h), z(in_w), z(in_c), z(out_h), z(out_w), z(kh),
                            z(kw),    z(sh),   z(sw),   z(ph),   z(pw),    z(dh),    z(dw)};
+  const Qs8GemmConfig& rows_gemm = qs8_gemm_config_for(z(kw) * made->in_c);
   if (!pointwise && groups == 1 && in_c <= kRowsMaxChannels && dw == 1 && kw > 1 &&
-      qs8_gemm_supports(qs8_gemm_config_for(z(kw) * made->in_c), made->taps / z(kw),
-                        z(kw) * made->in_c)) {
+      qs8_gemm_supports(rows_gemm, made->taps / z(kw), z(kw) * made->in_c)) {
     // An indirect GEMM of kh taps of kw * C bytes: the weights in (ky, kx,
     // channel) order, kernel rows as taps.
     made->path = Qs8ConvOp::Path::Rows;
-    made->gemm = &qs8_gemm_config_for(z(kw) * made->in_c);
+    made->gemm = &rows_gemm;
     made->shape = shape;
     made->a_zero = a_zero;
     made->size_workspace();
