@@ -2,6 +2,8 @@
 
 #include <sched.h>
 
+#include <algorithm>
+
 namespace ember {
 namespace {
 
@@ -36,7 +38,7 @@ WorkerPool::WorkerPool(size_t num_threads) {
   if (num_threads == 0) num_threads = available_cores();
   workers_.reserve(num_threads - 1);
   for (size_t i = 0; i + 1 < num_threads; ++i) {
-    workers_.emplace_back([this, i] { worker_loop(i); });
+    workers_.emplace_back([this, i] { worker_loop(i + 1); });
   }
 }
 
@@ -50,12 +52,24 @@ WorkerPool::~WorkerPool() {
   for (std::thread& t : workers_) t.join();
 }
 
-void WorkerPool::run_tasks() {
+bool WorkerPool::claim_home(size_t home) {
+  const uint64_t bit = uint64_t{1} << home;
+  return (homes_claimed_.fetch_or(bit, std::memory_order_relaxed) & bit) == 0;
+}
+
+void WorkerPool::run_tasks(size_t thread) {
   const FunctionRef<void(size_t)>& task = *task_;
-  for (size_t i = next_task_.fetch_add(1, std::memory_order_relaxed); i < num_tasks_;
-       i = next_task_.fetch_add(1, std::memory_order_relaxed)) {
+  auto run_one = [&](size_t i) {
     task(i);
     done_tasks_.fetch_add(1, std::memory_order_release);
+  };
+  if (thread < num_homes_ && claim_home(thread)) run_one(thread);
+  for (size_t i = next_task_.fetch_add(1, std::memory_order_relaxed); i < num_tasks_;
+       i = next_task_.fetch_add(1, std::memory_order_relaxed)) {
+    run_one(i);
+  }
+  for (size_t home = 0; home < num_homes_; ++home) {
+    if (claim_home(home)) run_one(home);
   }
 }
 
@@ -69,13 +83,15 @@ void WorkerPool::run(size_t num_tasks, FunctionRef<void(size_t task)> task) {
     std::lock_guard<std::mutex> lock(wake_mutex_);
     task_ = &task;
     num_tasks_ = num_tasks;
-    next_task_.store(0, std::memory_order_relaxed);
+    num_homes_ = std::min({num_tasks, num_threads(), kMaxHomes});
+    homes_claimed_.store(0, std::memory_order_relaxed);
+    next_task_.store(num_homes_, std::memory_order_relaxed);
     done_tasks_.store(0, std::memory_order_relaxed);
     open_.store(true);
     generation_.fetch_add(1, std::memory_order_release);
   }
   wake_.notify_all();
-  run_tasks();
+  run_tasks(0);
   // Tasks other threads took may still be running; then no worker may enter
   // the job any more, and those inside leave at once (no task is left).
   while (done_tasks_.load(std::memory_order_acquire) != num_tasks) cpu_relax();
@@ -84,7 +100,7 @@ void WorkerPool::run(size_t num_tasks, FunctionRef<void(size_t task)> task) {
   running_.store(false, std::memory_order_release);
 }
 
-void WorkerPool::worker_loop(size_t) {
+void WorkerPool::worker_loop(size_t thread) {
   uint64_t seen = 0;
   for (;;) {
     uint64_t now = generation_.load(std::memory_order_acquire);
@@ -103,7 +119,7 @@ void WorkerPool::worker_loop(size_t) {
     // caller closes it before it waits for active_ to drain (all seq_cst),
     // so either it waits for us or we see it closed and touch nothing.
     active_.fetch_add(1);
-    if (open_.load() && generation_.load() == now) run_tasks();
+    if (open_.load() && generation_.load() == now) run_tasks(thread);
     active_.fetch_sub(1, std::memory_order_release);
   }
 }

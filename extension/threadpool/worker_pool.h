@@ -31,8 +31,9 @@ class WorkerPool final : public ThreadPool {
   static size_t available_cores();
 
  private:
-  void worker_loop(size_t worker);
-  void run_tasks();
+  void worker_loop(size_t thread);
+  void run_tasks(size_t thread);
+  bool claim_home(size_t home);
 
   std::vector<std::thread> workers_;
   // One caller at a time; a second caller, or a task of the current job that
@@ -51,6 +52,15 @@ class WorkerPool final : public ThreadPool {
   std::atomic<bool> stopping_{false};
   const FunctionRef<void(size_t)>* task_ = nullptr;
   size_t num_tasks_ = 0;
+  // Task t < num_homes_ is thread t's "home" task (the caller is thread 0):
+  // parallel_for gives chunk t of every operator to the same thread, so the
+  // rows a thread writes in one operator are in its own cache when the next
+  // operator reads them. A thread that finishes early takes home tasks not
+  // yet claimed (a worker asleep or descheduled never holds the job up).
+  // Tasks from num_homes_ on go to whoever asks first.
+  static constexpr size_t kMaxHomes = 64;
+  size_t num_homes_ = 0;
+  std::atomic<uint64_t> homes_claimed_{0};
   std::atomic<size_t> next_task_{0};
   std::atomic<size_t> done_tasks_{0};
   std::atomic<bool> open_{false};

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -525,6 +526,23 @@ TEST(WorkerPoolStress, RunCallsEveryTaskOnce) {
     for (size_t t = 0; t < hits.size(); ++t) {
       ASSERT_EQ(hits[t], t < tasks ? 1 : 0) << "call " << call << ", task " << t;
     }
+  }
+}
+
+// parallel_for's chunk t is thread t's home task, so consecutive operators
+// give a thread the rows it wrote last time. The caller is thread 0: it
+// claims chunk 0 before anything else, whatever the workers are doing.
+// (Which worker takes which other chunk depends on scheduling, not checked.)
+TEST(WorkerPool, CallerRunsTheFirstChunkOfEveryJob) {
+  WorkerPool pool(2);
+  const std::thread::id caller = std::this_thread::get_id();
+  for (int call = 0; call < 10; ++call) {
+    std::thread::id ran_first{};
+    parallel_for(&pool, 2, 1, [&](int64_t begin, int64_t) {
+      if (begin == 0) ran_first = std::this_thread::get_id();
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    });
+    ASSERT_EQ(ran_first, caller) << "call " << call;
   }
 }
 
