@@ -166,6 +166,33 @@ __attribute__((always_inline)) inline void store_tile(const __m256* acc0, const 
   f32_gemm_store_tile(MR, rest, &sums[0][0], 8, c + full * 8, c_stride, flags, &tail);
 }
 
+// One k step of an MR-row tile: row i's A value times B's NV vectors at w.
+template <size_t MR, size_t NV>
+__attribute__((always_inline)) inline void k_step(const float* const* a_rows, size_t k,
+                                                  const float* w, __m256* acc0, __m256* acc1) {
+  const __m256 b0 = _mm256_loadu_ps(w);
+  const __m256 b1 = NV == 2 ? _mm256_loadu_ps(w + 8) : b0;
+#pragma GCC unroll 6
+  for (size_t i = 0; i < MR; ++i) {
+    const __m256 av = _mm256_broadcast_ss(a_rows[i] + k);
+    acc0[i] = _mm256_fmadd_ps(av, b0, acc0[i]);
+    if (NV == 2) acc1[i] = _mm256_fmadd_ps(av, b1, acc1[i]);
+  }
+}
+
+// K steps from k, one line of the next weights' slice fetched every E steps
+// while both last (see the AVX-512 variant's).
+template <size_t E, size_t MR, size_t NV>
+__attribute__((always_inline)) inline void prefetching_steps(
+    const float* const* a_rows, size_t& k, size_t kc, const float*& w, const char*& pf,
+    const char* pf_end, __m256* acc0, __m256* acc1) {
+  for (; pf < pf_end && k + E <= kc; k += E, pf += 64) {
+    _mm_prefetch(pf, _MM_HINT_T1);
+#pragma GCC unroll 4
+    for (size_t step = 0; step < E; ++step, w += kNr) k_step<MR, NV>(a_rows, k + step, w, acc0, acc1);
+  }
+}
+
 // NV vectors of B per k: 2 (columns 0..15), or 1 for a panel of at most 8
 // columns, which then costs half the FMAs.
 template <size_t MR, size_t NV>
@@ -212,18 +239,22 @@ void tile(size_t nr, size_t kc, const float* a, size_t a_stride, const float* w,
       }
     }
   }
-#pragma GCC unroll 4
-  for (; k < kc; ++k) {
-    const __m256 b0 = _mm256_loadu_ps(w);
-    const __m256 b1 = NV == 2 ? _mm256_loadu_ps(w + 8) : b0;
-    w += kNr;
-#pragma GCC unroll 6
-    for (size_t i = 0; i < MR; ++i) {
-      const __m256 av = _mm256_broadcast_ss(a_rows[i] + k);
-      acc0[i] = _mm256_fmadd_ps(av, b0, acc0[i]);
-      if (NV == 2) acc1[i] = _mm256_fmadd_ps(av, b1, acc1[i]);
+  // The slice of the next weights to fetch, spaced over the k steps as the
+  // AVX-512 tile spaces it (see there).
+  const char* pf = epilogue->prefetch;
+  const char* const pf_end = epilogue->prefetch_end;
+  if (pf < pf_end) {
+    const size_t lines = static_cast<size_t>(pf_end - pf + 63) / 64;
+    if (4 * lines <= kc - k) {
+      prefetching_steps<4, MR, NV>(a_rows, k, kc, w, pf, pf_end, acc0, acc1);
+    } else if (2 * lines <= kc - k) {
+      prefetching_steps<2, MR, NV>(a_rows, k, kc, w, pf, pf_end, acc0, acc1);
+    } else {
+      prefetching_steps<1, MR, NV>(a_rows, k, kc, w, pf, pf_end, acc0, acc1);
     }
   }
+#pragma GCC unroll 4
+  for (; k < kc; ++k, w += kNr) k_step<MR, NV>(a_rows, k, w, acc0, acc1);
   if (NV == 1) {
 #pragma GCC unroll 6
     for (size_t i = 0; i < MR; ++i) acc0[i] = _mm256_add_ps(acc0[i], acc1[i]);

@@ -42,8 +42,8 @@ struct F32GemmEpilogue {
   float clamp_min = -__builtin_inff();
   float clamp_max = __builtin_inff();
   // Lines [prefetch, prefetch_end) the microkernel may bring into L2 as it
-  // goes, one per k step (the driver hands each call a slice of the weights
-  // it reads next); variants may ignore them.
+  // goes, spaced over its k steps (the driver hands each call a slice of the
+  // weights it reads next); variants may ignore them.
   const char* prefetch = nullptr;
   const char* prefetch_end = nullptr;
 };
