@@ -655,16 +655,16 @@ void f32_gemm(const F32GemmConfig& cfg, const F32GemmProblem& p, KernelContext* 
     plan.prepacked_panel_stride = p.k * nr;
     plan.prepacked_batch_stride = p.packed_b_batch_stride;
   }
-  // Row tiles that share out evenly (or are many) and weights that fit:
-  // the threads split the rows, each walking all of B. With one N block per
-  // thread instead, 2 threads ran 11-28% slower on the pointwise convolutions
-  // of MobileNetV2 and ResNet-50 (196x576x96, 392x576x96, 784x512x128,
-  // 3136x144x24: ember_gemm_bench --packed --threads 2); with an odd, small
-  // number of row tiles (MiniLM's 128x384x384: 11) the columns balance
-  // better and win.
+  // Many row tiles and weights that fit: the threads split the rows, each
+  // walking all of B. With one N block per thread instead, 2 threads ran
+  // 11-28% slower on the pointwise convolutions of MobileNetV2 and ResNet-50
+  // (196x576x96, 392x576x96, 784x512x128, 3136x144x24: ember_gemm_bench
+  // --packed --threads 2). With few row tiles the columns win, even where the
+  // rows share out evenly: each thread reading all of B costs more than the
+  // rows save (MiniLM's 128x384x384, 11 tiles; the small Llama's 64x512x512,
+  // 6 tiles, 9% slower end to end at 2 threads with the rows split).
   if (p.packed_b != nullptr && threads > 1 && p.batch < threads &&
-      (plan.m_tiles % threads == 0 || plan.m_tiles >= 8 * threads) &&
-      p.k * p.n * sizeof(float) <= kRowSplitMaxWeightBytes) {
+      plan.m_tiles >= 8 * threads && p.k * p.n * sizeof(float) <= kRowSplitMaxWeightBytes) {
     nc = round_up(p.n, nr);
   }
   if (threads > 1 && p.batch < threads && plan.m_tiles < 2 * threads) {
