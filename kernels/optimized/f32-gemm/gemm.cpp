@@ -68,7 +68,10 @@ constexpr size_t kPackedWeightsMaxKc = 1024;
 // Packed weights up to this size are one N block when threads share the
 // work and there are row tiles enough: each thread then takes its own rows
 // across all of B rather than its own columns of every row (see f32_gemm).
-constexpr size_t kRowSplitMaxWeightBytes = size_t{1} << 20;
+// At 1 MiB, ResNet-50's 196x1024x256 layers ran 1.45x faster at 2 threads
+// than at 1, with each thread reading all of B; split by columns, ResNet-50
+// at 2 threads took 4% less time and ViT (384x384 weights) 3% less.
+constexpr size_t kRowSplitMaxWeightBytes = size_t{512} << 10;
 
 // Up to this many panels per block a row tile reads A where it lies.
 constexpr size_t kMaxPanelsReadingAInPlace = 2;
