@@ -8,6 +8,7 @@ until it lands, the model cases expect exactly those ops to stay portable
 (EXPECTED_PORTABLE) and everything else to run on the backend."""
 
 import math
+import os
 
 import ember
 import pytest
@@ -77,6 +78,48 @@ def test_matrix_products_of_runtime_values(tmp_pte):
     assert backend.ops.count("MatMul") == 4, backend.ops
     assert "Unary" not in backend.ops, backend.ops  # the relu is the product's clamp
     assert portable_ops(program) == set(), program.report()
+
+
+class SharedWeightProducts(torch.nn.Module):
+    """A linear layer on a transposed 3-D input, as nn.MultiheadAttention's
+    in-projection does with batch_first: the export expands the weight over
+    the batch into a bmm, which the backend runs as one linear layer. A bmm
+    with a different constant matrix per batch stays a MatMul."""
+
+    def __init__(self):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.randn(12, 8))
+        self.per_batch = torch.nn.Parameter(torch.randn(5, 8, 3))
+
+    def forward(self, x):                          # [3, 5, 8]
+        t = x.transpose(0, 1)                      # [5, 3, 8]: rows not one run
+        return F.linear(t, self.weight), torch.bmm(t, self.per_batch)
+
+
+def test_a_weight_shared_by_every_batch_is_one_linear_layer(tmp_pte):
+    torch.manual_seed(3)
+    backend, program = run(SharedWeightProducts(), (torch.randn(3, 5, 8),), tmp_pte)
+    assert backend.ops.count("Linear") == 1 and backend.ops.count("MatMul") == 1, backend.ops
+    assert portable_ops(program) == set(), program.report()
+
+
+def test_multihead_attention_batch_first_stores_its_weight_once(tmp_pte):
+    torch.manual_seed(4)
+    attention = torch.nn.MultiheadAttention(64, 4, batch_first=True)
+
+    class SelfAttention(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.attention = attention
+
+        def forward(self, x):
+            return self.attention(x, x, x, need_weights=False)[0]
+
+    backend, _ = run(SelfAttention(), (torch.randn(4, 32, 64),), tmp_pte)
+    assert "Linear" in backend.ops and "MatMul" not in backend.ops, backend.ops
+    # The in-projection weight (192 x 64 floats, 48 KiB) once, not once per
+    # token (32 copies: 1.5 MiB).
+    assert os.path.getsize(tmp_pte) < 256 * 1024
 
 
 # --- layout ---
