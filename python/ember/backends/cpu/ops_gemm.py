@@ -79,11 +79,18 @@ def linear(b: Builder, node: Node) -> int:
         bias, x, weight = node.args[:3]
     else:
         bias, (x, weight) = None, node.args[:2]
+    # The weight is [in, out]: already transposed by the graph.
+    return linear_op(b, b.input(x), b.input(weight), b.input(bias) if bias is not None else -1,
+                     static_sizes(node))
+
+
+def linear_op(b: Builder, x: int, weight: int, bias: int, sizes: list[int]) -> int:
+    """A Linear op: x's rows (plain) times the constant `weight` ([in, out]),
+    plus `bias` (-1: none); returns its output, of `sizes`."""
     params = Linear.LinearT()
-    params.weight = b.input(weight)  # [in, out]: already transposed by the graph
-    params.bias = b.input(bias) if bias is not None else -1
-    out = b.value(static_sizes(node))
-    b.op(OpParams.OpParams.Linear, params, [b.in_layout(b.input(x), PLAIN)], out)
+    params.weight, params.bias = weight, bias
+    out = b.value(sizes)
+    b.op(OpParams.OpParams.Linear, params, [b.in_layout(x, PLAIN)], out)
     return out
 
 

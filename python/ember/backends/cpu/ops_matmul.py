@@ -14,9 +14,9 @@ from torch.fx import Node
 
 from ember.backends.backend import OpSupport
 from ember.backends.cpu.lowering import FLOAT, PLAIN, Builder, lowers, static_sizes
-from ember.backends.cpu.ops_gemm import linear
+from ember.backends.cpu.ops_gemm import linear, linear_op
 from ember.backends.cpu.ops_layout import View, materialize, view_of
-from ember.cpu_fb import Linear, MatMul, OpParams
+from ember.cpu_fb import MatMul, OpParams
 
 aten = torch.ops.aten
 
@@ -54,14 +54,7 @@ def _bmm(b: Builder, node: Node) -> int:
         # One linear layer over batch x m rows, its weight packed once,
         # rather than a product per batch of m rows (4 in MultiheadAttention
         # at batch 4) that reads the weight again each time.
-        x = materialize(b, view_of(b, b.input(node.args[0])))
-        b.views.pop(x, None)
-        params = Linear.LinearT()
-        params.weight = b.constant(weight)
-        params.bias = -1
-        out = b.value(static_sizes(node))
-        b.op(OpParams.OpParams.Linear, params, [x], out)
-        return out
+        return linear_op(b, b.input(node.args[0]), b.constant(weight), -1, static_sizes(node))
     x = _operand(b, node.args[0])  # [batch, m, k]
     y = _operand(b, node.args[1])  # [batch, k, n]
     params = MatMul.MatMulT()
