@@ -14,10 +14,12 @@ BUILD   := build/py
 DEPS_STAMP := $(VENV)/.deps-installed
 JOBS    ?= 2
 
-# The CMake trees below (aarch64, tsan) compile through ccache when it is
+# Every CMake tree (build/py included) compiles through ccache when it is
 # installed; the base dir lets worktrees at other paths share the cache.
 CCACHE  := $(shell command -v ccache 2>/dev/null)
 LAUNCHER := $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+SKBUILD_LAUNCHER := $(if $(CCACHE),-Ccmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache \
+                      -Ccmake.define.CMAKE_C_COMPILER_LAUNCHER=ccache)
 export CCACHE_BASEDIR ?= $(CURDIR)
 
 # Cross build for 64-bit Arm, tests run under qemu-aarch64 (make test-aarch64).
@@ -62,7 +64,7 @@ setup: $(DEPS_STAMP)
 # 2 cores from scratch).
 build: $(DEPS_STAMP)
 	@printf '\n==> %s\n' "building the C++ runtime, kernels, tools, tests and ember._C (build/py)"
-	$(PIP) install -v --no-build-isolation -e . 2>&1 \
+	$(PIP) install -v --no-build-isolation $(SKBUILD_LAUNCHER) -e . 2>&1 \
 	  | { grep --line-buffered -E '^\s*\[[0-9]+/[0-9]+\]|error|Error|FAILED|Successfully installed' || true; } \
 	  | sed -u -E 's/^\s+//'
 
