@@ -106,7 +106,7 @@ void index_reduce_out(KernelContext& ctx, const Tensor& self, int64_t dim, const
   if (counts == nullptr) return;
   for (int64_t j = 0; j < s.size; ++j) counts[j] = include_self ? 1 : 0;
   for (int64_t i = 0; i < index.numel(); ++i) {
-    int64_t j;
+    int64_t j = 0;
     if (!read_index(ctx, op, index, i, s.size, &j)) return;
     ++counts[j];
   }
@@ -127,7 +127,7 @@ void index_reduce_out(KernelContext& ctx, const Tensor& self, int64_t dim, const
       }
     }
     for (int64_t i = 0; i < index.numel(); ++i) {
-      int64_t j;
+      int64_t j = 0;
       read_index(ctx, op, index, i, s.size, &j);
       for (int64_t o = 0; o < s.outer; ++o) {
         for (int64_t in = 0; in < s.inner; ++in) {

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <optional>
 
+#include "kernels/portable/util/dtype_rules.h"
+#include "kernels/portable/util/elementwise_loop.h"
 #include "kernels/portable/util/kernel_util.h"
 #include "kernels/portable/util/nn_util.h"
 #include "runtime/kernel/kernel_registry.h"
@@ -14,16 +16,42 @@ namespace {
 using nn::DimMask;
 using nn::ReducePlan;
 
-// Folds each group of input elements into one result:
+// Calls f(x) for every input element, read as T, that the result at `base`
+// folds. An input of another dtype is converted to T (convert<T>) a block at
+// a time, so a reduction is compiled once per T rather than once per pair of
+// input and output dtypes.
+template <typename T, typename F>
+void for_each_as(const ReducePlan& plan, const Tensor& in, int64_t base, F&& f) {
+  const ScalarType in_type = in.scalar_type();
+  const char* src = static_cast<const char*>(in.const_data_ptr());
+  if (in_type == dtype_of_v<T>) {
+    plan.for_each_run(base, [&](int64_t off, int64_t stride, int64_t n) {
+      const T* p = reinterpret_cast<const T*>(src) + off;
+      for (int64_t i = 0; i < n; ++i) f(p[i * stride]);
+    });
+    return;
+  }
+  const int64_t esize = static_cast<int64_t>(in.element_size());
+  constexpr int64_t kBlock = 512 / sizeof(T);
+  alignas(16) T block[kBlock];
+  plan.for_each_run(base, [&](int64_t off, int64_t stride, int64_t n) {
+    for (int64_t j = 0; j < n; j += kBlock) {
+      const int64_t m = n - j < kBlock ? n - j : kBlock;
+      convert_elements(in_type, src + (off + j * stride) * esize, stride, dtype_of_v<T>, block, m);
+      for (int64_t i = 0; i < m; ++i) f(block[i]);
+    }
+  });
+}
+
+// Folds each group of input elements, read as T, into one result:
 // out[o] = finish(step(...step(init, x0)..., xn)).
-template <typename IN, typename OUT, typename Acc, typename Step, typename Finish>
+template <typename T, typename OUT, typename Acc, typename Step, typename Finish>
 void fold(const ReducePlan& plan, const Tensor& in, Tensor& out, Acc init, Step step,
           Finish finish) {
-  const IN* src = in.const_data_ptr<IN>();
   OUT* dst = out.mutable_data_ptr<OUT>();
   for (int64_t o = 0; o < plan.outer_numel(); ++o) {
     Acc acc = init;
-    plan.for_each(plan.base_offset(o), [&](int64_t i) { acc = step(acc, src[i]); });
+    for_each_as<T>(plan, in, plan.base_offset(o), [&](T v) { acc = step(acc, v); });
     dst[o] = finish(acc);
   }
 }
@@ -42,14 +70,14 @@ bool setup(KernelContext& ctx, const char* op, const Tensor& in, std::optional<I
 
 enum class Fold { Sum, Mean, Prod };
 
-template <Fold kind, typename IN, typename OUT>
+template <Fold kind, typename OUT>
 void arith_fold(const ReducePlan& plan, const Tensor& in, Tensor& out) {
   using Acc = acc_t<OUT>;
   const Acc count = static_cast<Acc>(plan.inner_numel());
-  fold<IN, OUT>(
+  fold<OUT, OUT>(
       plan, in, out, Acc(kind == Fold::Prod ? 1 : 0),
-      [](Acc a, IN v) {
-        const Acc x = static_cast<Acc>(convert<OUT>(v));
+      [](Acc a, OUT v) {
+        const Acc x = static_cast<Acc>(v);
         return kind == Fold::Prod ? wrapping_mul(a, x) : wrapping_add(a, x);
       },
       [count](Acc a) {
@@ -74,10 +102,11 @@ void arith_reduce(KernelContext& ctx, const char* op, const Tensor& in,
   const ScalarType out_type = out.scalar_type();
   if (is_complex_type(in.scalar_type()) || is_complex_type(out_type)) {
     // Complex in, complex out (torch refuses a complex input with a real dtype=).
-    EMBER_SWITCH_COMPLEX_TYPES(in.scalar_type(), return fail_dtype(ctx, op, in.scalar_type()),
-      using IN = CTYPE;
-      EMBER_SWITCH_COMPLEX_TYPES(out_type, return fail_dtype(ctx, op, out_type),
-        arith_fold<kind, IN, CTYPE>(plan, in, out)));
+    EMBER_KERNEL_CHECK(ctx, is_complex_type(in.scalar_type()) && is_complex_type(out_type),
+                       "%s: a complex reduction needs complex input and output, not %s and %s", op,
+                       scalar_type_name(in.scalar_type()), scalar_type_name(out_type));
+    EMBER_SWITCH_COMPLEX_TYPES(out_type, return fail_dtype(ctx, op, out_type),
+                               arith_fold<kind, CTYPE>(plan, in, out));
     return;
   }
   if constexpr (kind == Fold::Mean) {
@@ -85,15 +114,15 @@ void arith_reduce(KernelContext& ctx, const char* op, const Tensor& in,
     EMBER_KERNEL_CHECK(ctx, dtype.has_value() || is_floating_type(in.scalar_type()),
                        "%s: input dtype %s is not floating point; pass dtype=", op,
                        scalar_type_name(in.scalar_type()));
-    EMBER_SWITCH_ALL_TYPES(in.scalar_type(), return fail_dtype(ctx, op, in.scalar_type()),
-      using IN = CTYPE;
-      EMBER_SWITCH_FLOAT_TYPES(out_type, return fail_dtype(ctx, op, out_type),
-        arith_fold<kind, IN, CTYPE>(plan, in, out)));
+    EMBER_KERNEL_CHECK(ctx, mask_contains(kAllTypes, in.scalar_type()),
+                       "%s: dtype %s is not supported", op, scalar_type_name(in.scalar_type()));
+    EMBER_SWITCH_FLOAT_TYPES(out_type, return fail_dtype(ctx, op, out_type),
+                             arith_fold<kind, CTYPE>(plan, in, out));
   } else {
-    EMBER_SWITCH_ALL_TYPES(in.scalar_type(), return fail_dtype(ctx, op, in.scalar_type()),
-      using IN = CTYPE;
-      EMBER_SWITCH_ALL_TYPES(out_type, return fail_dtype(ctx, op, out_type),
-        arith_fold<kind, IN, CTYPE>(plan, in, out)));
+    EMBER_KERNEL_CHECK(ctx, mask_contains(kAllTypes, in.scalar_type()),
+                       "%s: dtype %s is not supported", op, scalar_type_name(in.scalar_type()));
+    EMBER_SWITCH_ALL_TYPES(out_type, return fail_dtype(ctx, op, out_type),
+                           arith_fold<kind, CTYPE>(plan, in, out));
   }
 }
 
@@ -133,7 +162,7 @@ template <typename T, bool kMax>
 void extreme_fold(const ReducePlan& plan, const Tensor& in, Tensor& out) {
   using Acc = acc_t<T>;
   fold<T, T>(
-      plan, in, out, kMax ? nn::lowest_value<T>() : nn::highest_value<T>(),
+      plan, in, out, static_cast<Acc>(kMax ? nn::lowest_value<T>() : nn::highest_value<T>()),
       [](Acc a, T v) {
         const Acc x = static_cast<Acc>(v);
         if (is_nan(a) || is_nan(x)) return is_nan(a) ? a : x;
@@ -179,12 +208,11 @@ void min_unary_out(KernelContext& ctx, const Tensor& self, Tensor& out) {
 // any, all: true for non-zero (NaN included). The result is Bool, or Byte
 // (PyTorch keeps uint8 for uint8 inputs and accepts a uint8 out for any input).
 
-template <typename IN, typename OUT, bool kAny>
+template <typename OUT, bool kAny>
 void logical_fold(const ReducePlan& plan, const Tensor& in, Tensor& out) {
-  fold<IN, OUT>(
+  fold<bool, OUT>(
       plan, in, out, !kAny,
-      [](bool a, IN v) {
-        const bool x = convert<bool>(v);
+      [](bool a, bool x) {
         return kAny ? (a || x) : (a && x);
       },
       [](bool a) { return static_cast<OUT>(a); });
@@ -198,15 +226,15 @@ void logical_reduce(KernelContext& ctx, const char* op, const Tensor& in,
   if (!setup(ctx, op, in, dims, /*empty_means_all=*/false, keepdim, out, &mask)) return;
   const ReducePlan plan(in, mask);
   const ScalarType out_type = out.scalar_type();
-  EMBER_SWITCH_ALL_AND_COMPLEX_TYPES(in.scalar_type(), return fail_dtype(ctx, op, in.scalar_type()),
-    using IN = CTYPE;
-    switch (out_type) {
-      case ScalarType::Bool: logical_fold<IN, bool, kAny>(plan, in, out); break;
-      case ScalarType::Byte: logical_fold<IN, uint8_t, kAny>(plan, in, out); break;
-      default:
-        return ctx.fail(Error::InvalidArgument, "%s: out must be Bool or Byte, not %s", op,
-                        scalar_type_name(out_type));
-    });
+  EMBER_KERNEL_CHECK(ctx, mask_contains(kAllAndComplexTypes, in.scalar_type()),
+                     "%s: dtype %s is not supported", op, scalar_type_name(in.scalar_type()));
+  switch (out_type) {
+    case ScalarType::Bool: logical_fold<bool, kAny>(plan, in, out); break;
+    case ScalarType::Byte: logical_fold<uint8_t, kAny>(plan, in, out); break;
+    default:
+      return ctx.fail(Error::InvalidArgument, "%s: out must be Bool or Byte, not %s", op,
+                      scalar_type_name(out_type));
+  }
 }
 
 void any_dim_out(KernelContext& ctx, const Tensor& self, int64_t dim, bool keepdim, Tensor& out) {
@@ -332,6 +360,8 @@ Acc magnitude(IN v) {
   }
 }
 
+// A real input is read as OUT (converted first, as torch does for dtype=); a
+// complex one as itself.
 template <typename IN, typename OUT>
 void vector_norm_fold(const ReducePlan& plan, const Tensor& in, Tensor& out, double p) {
   using Acc = acc_t<OUT>;
@@ -384,10 +414,8 @@ void linalg_vector_norm_out(KernelContext& ctx, const Tensor& self, Scalar ord,
         vector_norm_fold<IN, CTYPE>(plan, self, out, p)));
     return;
   }
-  EMBER_SWITCH_FLOAT_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
-    using IN = CTYPE;
-    EMBER_SWITCH_FLOAT_TYPES(out.scalar_type(), return fail_dtype(ctx, op, out.scalar_type()),
-      vector_norm_fold<IN, CTYPE>(plan, self, out, p)));
+  EMBER_SWITCH_FLOAT_TYPES(out.scalar_type(), return fail_dtype(ctx, op, out.scalar_type()),
+                           vector_norm_fold<CTYPE, CTYPE>(plan, self, out, p));
 }
 
 // ---------------------------------------------------------------------------
@@ -495,21 +523,19 @@ void var_mean_correction_out(KernelContext& ctx, const Tensor& self,
 // logsumexp: max-shifted so that large inputs do not overflow. An infinite
 // max is not subtracted (inf - inf would be NaN); the sum then carries it.
 
-template <typename IN, typename OUT>
+// Two folds over the input read in the accumulator's type (float or double):
+// the max, then the shifted sum.
+template <typename OUT>
 void logsumexp_fold(const ReducePlan& plan, const Tensor& in, Tensor& out) {
   using Acc = acc_t<OUT>;
-  const IN* src = in.const_data_ptr<IN>();
   OUT* dst = out.mutable_data_ptr<OUT>();
   for (int64_t o = 0; o < plan.outer_numel(); ++o) {
     const int64_t base = plan.base_offset(o);
     Acc m = -std::numeric_limits<Acc>::infinity();
-    plan.for_each(base, [&](int64_t i) {
-      const Acc x = static_cast<Acc>(src[i]);
-      if (x > m) m = x;
-    });
-    if (std::isinf(m)) m = 0;
     Acc sum = 0;
-    plan.for_each(base, [&](int64_t i) { sum += std::exp(static_cast<Acc>(src[i]) - m); });
+    for_each_as<Acc>(plan, in, base, [&](Acc x) { if (x > m) m = x; });
+    if (std::isinf(m)) m = 0;
+    for_each_as<Acc>(plan, in, base, [&](Acc x) { sum += std::exp(x - m); });
     dst[o] = static_cast<OUT>(std::log(sum) + m);
   }
 }
@@ -521,10 +547,10 @@ void logsumexp_out(KernelContext& ctx, const Tensor& self, IntArrayRef dim, bool
   if (!setup(ctx, op, self, dim, /*empty_means_all=*/true, keepdim, out, &mask)) return;
   const ReducePlan plan(self, mask);
   const ScalarType out_type = out.scalar_type();
-  EMBER_SWITCH_ALL_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
-    using IN = CTYPE;
-    EMBER_SWITCH_FLOAT_TYPES(out_type, return fail_dtype(ctx, op, out_type),
-      logsumexp_fold<IN, CTYPE>(plan, self, out)));
+  EMBER_KERNEL_CHECK(ctx, mask_contains(kAllTypes, self.scalar_type()),
+                     "%s: dtype %s is not supported", op, scalar_type_name(self.scalar_type()));
+  EMBER_SWITCH_FLOAT_TYPES(out_type, return fail_dtype(ctx, op, out_type),
+                           logsumexp_fold<CTYPE>(plan, self, out));
 }
 
 }  // namespace

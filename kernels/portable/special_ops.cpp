@@ -2,6 +2,7 @@
 // atan2 and erf, the float-valued ones compute in the promoted float type
 // (integers and Bool give Float); signbit is a predicate with a Bool result.
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -120,7 +121,12 @@ void signbit_out(KernelContext& ctx, const Tensor& self, Tensor& out) {
     return [](auto x) {
       using M = decltype(x);
       if constexpr (std::is_floating_point_v<M>) {
-        return static_cast<bool>(std::signbit(x));
+        // The sign bit read from the bits: GCC 12 fails to compile its own
+        // vectorized std::signbit of a bfloat16 widened to float (an ICE).
+        using Bits = std::conditional_t<sizeof(M) == 4, uint32_t, uint64_t>;
+        Bits bits;
+        std::memcpy(&bits, &x, sizeof(bits));
+        return (bits >> (8 * sizeof(Bits) - 1)) != 0;
       } else if constexpr (std::is_signed_v<M>) {
         return x < 0;
       } else {

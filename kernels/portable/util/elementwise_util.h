@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "kernels/portable/util/dtype_rules.h"
+#include "kernels/portable/util/elementwise_loop.h"
 #include "kernels/portable/util/kernel_util.h"
 #include "runtime/core/half.h"
 #include "runtime/core/scalar_type.h"
@@ -205,27 +206,16 @@ void for_each_broadcast_element(const Tensor& out, const std::array<const Tensor
 }
 
 // ---------------------------------------------------------------------------
-// Typed element access for operands whose dtype differs from the compute type
-//
-// TensorIterator casts every input to the op's compute dtype C before the op
-// sees it, and computes into a C temporary that is then cast to a wider out=.
-// So a float 0-d tensor added to a half tensor is first rounded to half, and
-// add(half, half, out=float) holds half-rounded values: loads and stores go
-// through C, not straight between the tensor's dtype and opmath.
+// Converting loads for kernels that read an operand element by element in
+// another dtype (search, fill and linalg kernels); elementwise ops go through
+// map_elementwise (elementwise_loop.h), which converts whole blocks.
 
 template <typename C>
 using LoadFn = opmath_t<C> (*)(const void* data, int64_t index);
-template <typename R>
-using StoreFn = void (*)(R value, void* data, int64_t index);
 
 template <typename C, typename T>
 opmath_t<C> load_as(const void* data, int64_t index) {
   return static_cast<opmath_t<C>>(convert<C>(static_cast<const T*>(data)[index]));
-}
-
-template <typename C, typename R, typename T>
-void store_as(R value, void* data, int64_t index) {
-  static_cast<T*>(data)[index] = convert<T>(convert<C>(value));
 }
 
 // Loads as an operand of an op computing in C; null for dtypes the portable
@@ -242,79 +232,22 @@ LoadFn<C> get_load_fn(ScalarType type) {
   return nullptr;
 }
 
-// Stores a result R of an op computing in C (a complex out takes any result).
-template <typename C, typename R>
-StoreFn<R> get_store_fn(ScalarType type) {
-  EMBER_SWITCH_ALL_AND_COMPLEX_TYPES(type, return nullptr, return (&store_as<C, R, CTYPE>))
-  return nullptr;
-}
+// A Scalar operand as a 0-d tensor of the compute type, so that an op on a
+// tensor and a number runs the same loop as one on two tensors.
+template <typename CTYPE>
+class ScalarOperand {
+ public:
+  explicit ScalarOperand(CTYPE value)
+      : value_(value), tensor_(CppTypeToScalarType<CTYPE>::value, 0, nullptr, nullptr, nullptr,
+                               &value_, sizeof(CTYPE)) {}
+  ScalarOperand(const ScalarOperand&) = delete;
+  ScalarOperand& operator=(const ScalarOperand&) = delete;
+  const Tensor& tensor() const { return tensor_; }
 
-namespace detail {
-
-template <typename Fn, typename Ptrs, size_t... I>
-auto call_typed(Fn& fn, const Ptrs& data, const int64_t* idx, std::index_sequence<I...>) {
-  return fn(static_cast<opmath_t<std::remove_cv_t<std::remove_pointer_t<
-                std::tuple_element_t<I, Ptrs>>>>>(std::get<I>(data)[idx[I]])...);
-}
-
-template <typename Fn, typename Loads, size_t... I>
-auto call_loaded(Fn& fn, const Loads& loads, const void* const* data, const int64_t* idx,
-                 std::index_sequence<I...>) {
-  return fn(std::get<I>(loads)(data[I], idx[I])...);
-}
-
-}  // namespace detail
-
-// out[i] = fn(in0[i], in1[i], ...) over broadcast inputs. Input k is read as
-// opmath_t<IN_CTYPES[k]>; fn's result is rounded to OUT_CTYPE and written as
-// `out`'s dtype. When every dtype is the one named, elements are accessed
-// directly; otherwise each is converted on load and store (mixed dtypes, out=
-// of a wider type) through the named type, as described above. Fails the
-// kernel and returns false when an input does not broadcast to `out` or a
-// dtype has no conversion.
-template <typename OUT_CTYPE, typename... IN_CTYPES, typename Fn, typename... Tensors>
-bool map_elementwise(KernelContext& ctx, const char* op, Fn fn, Tensor& out,
-                     const Tensors&... inputs) {
-  static_assert(sizeof...(IN_CTYPES) == sizeof...(Tensors), "one C++ type per input");
-  constexpr size_t N = sizeof...(Tensors);
-  const std::array<const Tensor*, N> ins{&inputs...};
-  for (const Tensor* in : ins) {
-    if (!broadcasts_to(*in, out)) {
-      ctx.fail(Error::InvalidArgument, "%s: an input does not broadcast to the output shape", op);
-      return false;
-    }
-  }
-  using Seq = std::index_sequence_for<IN_CTYPES...>;
-
-  if (((inputs.scalar_type() == dtype_of_v<IN_CTYPES>)&&...) &&
-      out.scalar_type() == dtype_of_v<OUT_CTYPE>) {
-    const std::tuple<const IN_CTYPES*...> data{inputs.template const_data_ptr<IN_CTYPES>()...};
-    OUT_CTYPE* out_data = out.mutable_data_ptr<OUT_CTYPE>();
-    for_each_broadcast_element(out, ins, [&](int64_t o, const int64_t* idx) {
-      out_data[o] = convert<OUT_CTYPE>(detail::call_typed(fn, data, idx, Seq{}));
-    });
-    return true;
-  }
-
-  using R = std::invoke_result_t<Fn&, opmath_t<IN_CTYPES>...>;
-  const std::tuple<LoadFn<IN_CTYPES>...> loads{get_load_fn<IN_CTYPES>(inputs.scalar_type())...};
-  const StoreFn<R> store = get_store_fn<OUT_CTYPE, R>(out.scalar_type());
-  const bool loads_ok = std::apply([](auto... f) { return ((f != nullptr) && ...); }, loads);
-  if (!loads_ok || store == nullptr) {
-    ScalarType bad = out.scalar_type();
-    for (const Tensor* in : ins) {
-      if (get_load_fn<bool>(in->scalar_type()) == nullptr) bad = in->scalar_type();
-    }
-    fail_dtype(ctx, op, bad);
-    return false;
-  }
-  const void* const data[N > 0 ? N : 1] = {inputs.const_data_ptr()...};
-  void* out_data = out.mutable_data_ptr();
-  for_each_broadcast_element(out, ins, [&](int64_t o, const int64_t* idx) {
-    store(detail::call_loaded(fn, loads, data, idx, Seq{}), out_data, o);
-  });
-  return true;
-}
+ private:
+  CTYPE value_;
+  Tensor tensor_;
+};
 
 // ---------------------------------------------------------------------------
 // Dtype dispatch
@@ -423,35 +356,45 @@ enum class ScalarRead {
 
 namespace detail {
 
-// Runs fn over a and b, where at most one is a Scalar (bound into the call).
+// Runs fn over a and b, where at most one is a Scalar (read as a 0-d operand
+// of the compute type).
 template <typename OUT_CTYPE, typename CTYPE, typename Fn>
 bool map_binary(KernelContext& ctx, const char* op, Fn fn, const Operand& a, const Operand& b,
                 Tensor& out, ScalarRead read) {
   using M = opmath_t<CTYPE>;
-  if (a.tensor != nullptr && b.tensor != nullptr) {
-    if constexpr (is_reduced_float_v<CTYPE>) {
-      // TensorIterator::is_scalar(2): a one-element second operand (a 0-d
-      // float tensor next to a half one) is read like a Scalar.
+  if constexpr (is_reduced_float_v<CTYPE>) {
+    // Only Half and BFloat16 read a second operand in opmath differently from
+    // their own dtype: the number stays a float in the element function.
+    if (read == ScalarRead::kOpmath && b.scalar != nullptr) {
+      const M s = scalar_to_opmath<CTYPE>(*b.scalar);
+      return map_elementwise<OUT_CTYPE, CTYPE>(
+          ctx, op, [&fn, s](M x) { return fn(x, s); }, out, *a.tensor);
+    }
+    // TensorIterator::is_scalar(2): a one-element second operand (a 0-d
+    // float tensor next to a half one) is read like a Scalar.
+    if (read == ScalarRead::kOpmath && a.tensor != nullptr && b.tensor != nullptr &&
+        b.tensor->numel() == 1) {
       const LoadFn<float> load = get_load_fn<float>(b.tensor->scalar_type());
-      if (read == ScalarRead::kOpmath && b.tensor->numel() == 1 && load != nullptr &&
-          broadcasts_to(*b.tensor, out)) {
+      if (load != nullptr && broadcasts_to(*b.tensor, out)) {
         const M s = load(b.tensor->const_data_ptr(), 0);
         return map_elementwise<OUT_CTYPE, CTYPE>(
             ctx, op, [&fn, s](M x) { return fn(x, s); }, out, *a.tensor);
       }
     }
+  }
+  if (a.tensor != nullptr && b.tensor != nullptr) {
     return map_elementwise<OUT_CTYPE, CTYPE, CTYPE>(ctx, op, fn, out, *a.tensor, *b.tensor);
   }
+  // PyTorch reads only a second operand in opmath; a first one is always cast
+  // (the two readings differ only for Half and BFloat16, handled above).
   if (a.tensor != nullptr) {
-    const M s = read == ScalarRead::kOpmath ? scalar_to_opmath<CTYPE>(*b.scalar)
-                                            : scalar_to_operand<CTYPE>(*b.scalar);
-    return map_elementwise<OUT_CTYPE, CTYPE>(
-        ctx, op, [&fn, s](M x) { return fn(x, s); }, out, *a.tensor);
+    const ScalarOperand<CTYPE> s(convert<CTYPE>(read == ScalarRead::kOpmath
+                                                    ? scalar_to_opmath<CTYPE>(*b.scalar)
+                                                    : scalar_to_operand<CTYPE>(*b.scalar)));
+    return map_elementwise<OUT_CTYPE, CTYPE, CTYPE>(ctx, op, fn, out, *a.tensor, s.tensor());
   }
-  // PyTorch reads only a second operand in opmath; a first one is always cast.
-  const M s = scalar_to_operand<CTYPE>(*a.scalar);
-  return map_elementwise<OUT_CTYPE, CTYPE>(
-      ctx, op, [&fn, s](M y) { return fn(s, y); }, out, *b.tensor);
+  const ScalarOperand<CTYPE> s(convert<CTYPE>(scalar_to_operand<CTYPE>(*a.scalar)));
+  return map_elementwise<OUT_CTYPE, CTYPE, CTYPE>(ctx, op, fn, out, s.tensor(), *b.tensor);
 }
 
 inline bool resize_binary(KernelContext& ctx, const char* op, const Operand& a, const Operand& b,

@@ -186,9 +186,18 @@ class ReducePlan {
   // Calls f(offset) for every input element folded into the result at `base`.
   template <typename F>
   void for_each(int64_t base, F&& f) const {
+    for_each_run(base, [&f](int64_t off, int64_t stride, int64_t n) {
+      for (int64_t i = 0; i < n; ++i) f(off + i * stride);
+    });
+  }
+
+  // Calls f(offset, stride, count) for each run of input elements, in order,
+  // that the result at `base` folds: elements offset + i * stride, i < count.
+  template <typename F>
+  void for_each_run(int64_t base, F&& f) const {
     if (inner_numel_ == 0) return;
     if (n_inner_ == 0) {
-      f(base);
+      f(base, int64_t{1}, int64_t{1});
       return;
     }
     const int last = n_inner_ - 1;
@@ -197,7 +206,7 @@ class ReducePlan {
     int64_t idx[kTensorDimensionLimit] = {};
     int64_t off = base;
     while (true) {
-      for (int64_t i = 0; i < n_last; ++i) f(off + i * s_last);
+      f(off, s_last, n_last);
       int d = last - 1;
       for (; d >= 0; --d) {
         off += inner_strides_[d];
