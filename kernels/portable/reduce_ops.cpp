@@ -37,7 +37,8 @@ void for_each_as(const ReducePlan& plan, const Tensor& in, int64_t base, F&& f) 
   plan.for_each_run(base, [&](int64_t off, int64_t stride, int64_t n) {
     for (int64_t j = 0; j < n; j += kBlock) {
       const int64_t m = n - j < kBlock ? n - j : kBlock;
-      convert_elements(in_type, src + (off + j * stride) * esize, stride, dtype_of_v<T>, block, m);
+      convert_elements(in_type, src + (off + j * stride) * esize, stride, dtype_of_v<T>, block, 1,
+                       m);
       for (int64_t i = 0; i < m; ++i) f(block[i]);
     }
   });

@@ -27,13 +27,6 @@ bool convert_to(ScalarType from, const void* src, int64_t src_stride, void* dst,
   return false;
 }
 
-bool convert_strided(ScalarType from, const void* src, int64_t src_stride, ScalarType to,
-                     void* dst, int64_t dst_stride, int64_t n) {
-  EMBER_SWITCH_ALL_AND_COMPLEX_TYPES(
-      to, return false, return convert_to<CTYPE>(from, src, src_stride, dst, dst_stride, n))
-  return false;
-}
-
 bool is_element_type(ScalarType t) { return mask_contains(kAllAndComplexTypes, t); }
 
 // TensorIterator reads a complex operand only into a complex computation, or
@@ -121,8 +114,10 @@ enum class Access : uint8_t { kDirect, kConstant, kStaged };
 }  // namespace
 
 bool convert_elements(ScalarType from, const void* src, int64_t src_stride, ScalarType to,
-                      void* dst, int64_t n) {
-  return convert_strided(from, src, src_stride, to, dst, 1, n);
+                      void* dst, int64_t dst_stride, int64_t n) {
+  EMBER_SWITCH_ALL_AND_COMPLEX_TYPES(
+      to, return false, return convert_to<CTYPE>(from, src, src_stride, dst, dst_stride, n))
+  return false;
 }
 
 bool run_elementwise(KernelContext& ctx, const char* op, const ElementwiseCall& call) {
@@ -184,7 +179,7 @@ bool run_elementwise(KernelContext& ctx, const char* op, const ElementwiseCall& 
   alignas(16) unsigned char staging[kMaxOperands][kBlockBytes];
   for (size_t k = 1; k < num_operands; ++k) {
     if (access[k] == Access::kConstant) {
-      convert_strided(dtype[k], base[k], 0, compute[k], staging[k], 1, row < block ? row : block);
+      convert_elements(dtype[k], base[k], 0, compute[k], staging[k], 1, row < block ? row : block);
     }
   }
 
@@ -201,7 +196,7 @@ bool run_elementwise(KernelContext& ctx, const char* op, const ElementwiseCall& 
           in_ptrs[k - 1] = at;
         } else {
           if (access[k] == Access::kStaged) {
-            convert_strided(dtype[k], at, s, compute[k], staging[k], 1, n);
+            convert_elements(dtype[k], at, s, compute[k], staging[k], 1, n);
           }
           in_ptrs[k - 1] = staging[k];
         }
@@ -212,7 +207,7 @@ bool run_elementwise(KernelContext& ctx, const char* op, const ElementwiseCall& 
         call.body(call.fn, out_at, in_ptrs, n);
       } else {
         call.body(call.fn, staging[0], in_ptrs, n);
-        convert_strided(compute[0], staging[0], 1, dtype[0], out_at, out_stride, n);
+        convert_elements(compute[0], staging[0], 1, dtype[0], out_at, out_stride, n);
       }
     }
     // Odometer over the outer dims.

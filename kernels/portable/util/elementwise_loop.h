@@ -46,10 +46,11 @@ struct ElementwiseCall {
 bool run_elementwise(KernelContext& ctx, const char* op, const ElementwiseCall& call);
 
 // Converts n elements of dtype `from`, `src_stride` elements apart (0: one
-// value repeated), to contiguous elements of dtype `to` by convert<To, From>.
-// False when either dtype has no element type here.
+// value repeated), to elements of dtype `to` `dst_stride` apart, by
+// convert<To, From> (dtype_rules.h). The one table of dtype pairs the
+// portable kernels have. False when either dtype has no element type here.
 bool convert_elements(ScalarType from, const void* src, int64_t src_stride, ScalarType to,
-                      void* dst, int64_t n);
+                      void* dst, int64_t dst_stride, int64_t n);
 
 namespace detail {
 

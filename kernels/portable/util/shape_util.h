@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "kernels/portable/util/dtype_rules.h"
+#include "kernels/portable/util/elementwise_loop.h"
 #include "kernels/portable/util/kernel_util.h"
 
 namespace ember::kernels::shape {
@@ -221,22 +222,6 @@ inline bool copy_view(const void* src, const StridedView& sv, void* dst, const S
   }
 }
 
-template <typename To, typename From>
-void convert_words(const From* s, const StridedView& sv, To* d, const StridedView& dv) {
-  for_each_run(sv, dv, [&](int64_t so, int64_t dof, int64_t n, int64_t ss, int64_t ds) {
-    for (int64_t k = 0; k < n; ++k) d[dof + k * ds] = convert<To>(s[so + k * ss]);
-  });
-}
-
-template <typename From>
-bool convert_from(const From* src, const StridedView& sv, void* dst, ScalarType dst_type,
-                  const StridedView& dv) {
-  bool ok = true;
-  EMBER_SWITCH_ALL_AND_COMPLEX_TYPES(dst_type, ok = false,
-                                     convert_words(src, sv, static_cast<CTYPE*>(dst), dv));
-  return ok;
-}
-
 // copy_view with a dtype conversion between any two of the twelve computing
 // dtypes (the complex types included) (a raw copy when the dtypes match), by dtype_rules.h's `convert`.
 // False for other dtypes.
@@ -245,10 +230,12 @@ inline bool convert_view(const void* src, ScalarType src_type, const StridedView
   if (src_type == dst_type) {
     return copy_view(src, sv, dst, dv, element_size(src_type));
   }
+  const size_t src_size = element_size(src_type), dst_size = element_size(dst_type);
   bool ok = true;
-  EMBER_SWITCH_ALL_AND_COMPLEX_TYPES(
-      src_type, ok = false,
-      ok = convert_from(static_cast<const CTYPE*>(src), sv, dst, dst_type, dv));
+  for_each_run(sv, dv, [&](int64_t so, int64_t dof, int64_t n, int64_t ss, int64_t ds) {
+    ok = ok && convert_elements(src_type, static_cast<const char*>(src) + so * src_size, ss,
+                                dst_type, static_cast<char*>(dst) + dof * dst_size, ds, n);
+  });
   return ok;
 }
 
