@@ -6,15 +6,19 @@
 namespace ember {
 namespace {
 
-KernelEntry g_original;
+// The registry keeps pointers to entries that outlive it: the planted one
+// lives here, and a restore re-registers the library's own entry (never a
+// copy, which the next perturbation would overwrite under the registry).
+const KernelEntry* g_original = nullptr;
+KernelEntry g_planted_entry;
 bool g_planted = false;
 float g_delta = 0.0f;
 
 void perturbed(KernelContext& ctx, Span<EValue*> args) {
-  g_original.fn(ctx, args);
+  g_original->fn(ctx, args);
   // The outs only: the returns after them are the same tensors again.
-  for (size_t k = 0; k < args.size() && k < g_original.num_params && k < 64; ++k) {
-    if ((g_original.out_args >> k & 1) == 0 || !args[k]->is_tensor()) continue;
+  for (size_t k = 0; k < args.size() && k < g_original->num_params && k < 64; ++k) {
+    if ((g_original->out_args >> k & 1) == 0 || !args[k]->is_tensor()) continue;
     Tensor& t = args[k]->to_tensor();
     if (t.scalar_type() != ScalarType::Float) continue;
     float* data = t.mutable_data_ptr<float>();
@@ -26,7 +30,7 @@ void perturbed(KernelContext& ctx, Span<EValue*> args) {
 
 Error perturb_kernel(const char* name, float delta) {
   if (g_planted) {
-    EMBER_LOG(Error, "a perturbed kernel (%s) is planted already", g_original.name);
+    EMBER_LOG(Error, "a perturbed kernel (%s) is planted already", g_original->name);
     return Error::InvalidState;
   }
   const KernelEntry* entry = find_kernel(name);
@@ -34,18 +38,18 @@ Error perturb_kernel(const char* name, float delta) {
     EMBER_LOG(Error, "no kernel named %s to perturb", name);
     return Error::NotFound;
   }
-  g_original = *entry;
+  g_original = entry;
   g_delta = delta;
-  KernelEntry planted = g_original;
-  planted.fn = perturbed;
-  const Error err = register_kernel(planted);  // equal rank: the later wins
+  g_planted_entry = *entry;
+  g_planted_entry.fn = perturbed;
+  const Error err = register_kernel(g_planted_entry);  // equal rank: the later wins
   g_planted = err == Error::Ok;
   return err;
 }
 
 void restore_perturbed_kernel() {
   if (!g_planted) return;
-  register_kernel(g_original);
+  register_kernel(*g_original);
   g_planted = false;
 }
 

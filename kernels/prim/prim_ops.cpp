@@ -141,36 +141,33 @@ void trunc_op(KernelContext&, Span<EValue*> a) {
 // Prim ops read only sizes and scalars, so a tensor of any dtype will do.
 constexpr DtypeMask kAnyDtype = ~DtypeMask{0};
 
-struct Registrar {
-  Registrar() {
-    const KernelEntry entries[] = {
-        {"aten::sym_size.int", sym_size, check_sym_size, 0, -1, kAnyDtype, 0, 0, true},
-        {"aten::sym_numel", sym_numel, check_sym_numel, 0, -1, kAnyDtype, 0, 0, true},
-        {"executorch_prim::add.Scalar", add, check_binary, 0, -1, kAnyDtype, 0, 0, true},
-        {"executorch_prim::sub.Scalar", sub, check_binary, 0, -1, kAnyDtype, 0, 0, true},
-        {"executorch_prim::mul.Scalar", mul, check_binary, 0, -1, kAnyDtype, 0, 0, true},
-        {"executorch_prim::floordiv.Scalar", floordiv, check_binary, 0, -1, kAnyDtype, 0, 0, true},
-        {"executorch_prim::truediv.Scalar", truediv, check_binary, 0, -1, kAnyDtype, 0, 0, true},
-        {"executorch_prim::mod.Scalar", mod, check_binary, 0, -1, kAnyDtype, 0, 0, true},
-        {"executorch_prim::sym_max.Scalar", sym_max, check_binary, 0, -1, kAnyDtype, 0, 0, true},
-        {"executorch_prim::sym_min.Scalar", sym_min, check_binary, 0, -1, kAnyDtype, 0, 0, true},
-        {"executorch_prim::eq.Scalar", eq, check_binary, 0, -1, kAnyDtype, 0, 0, true},
-        {"executorch_prim::gt.Scalar", gt, check_binary, 0, -1, kAnyDtype, 0, 0, true},
-        {"executorch_prim::lt.Scalar", lt, check_binary, 0, -1, kAnyDtype, 0, 0, true},
-        {"executorch_prim::ge.Scalar", ge, check_binary, 0, -1, kAnyDtype, 0, 0, true},
-        {"executorch_prim::le.Scalar", le, check_binary, 0, -1, kAnyDtype, 0, 0, true},
-        {"executorch_prim::neg.Scalar", neg, check_unary, 0, -1, kAnyDtype, 0, 0, true},
-        {"executorch_prim::sym_float.Scalar", sym_float, check_unary, 0, -1, kAnyDtype, 0, 0, true},
-        {"executorch_prim::sym_int.Scalar", sym_int, check_unary, 0, -1, kAnyDtype, 0, 0, true},
-        {"executorch_prim::ceil.Scalar", ceil_op, check_unary, 0, -1, kAnyDtype, 0, 0, true},
-        {"executorch_prim::round.Scalar", round_op, check_unary, 0, -1, kAnyDtype, 0, 0, true},
-        {"executorch_prim::trunc.Scalar", trunc_op, check_unary, 0, -1, kAnyDtype, 0, 0, true},
-    };
-    for (const KernelEntry& e : entries) {
-      register_kernel(e);
-    }
-  }
-} g_registrar;
+// Each prim op registers on its own, so that a selective build keeps only the
+// ones its programs call.
+#define EMBER_REGISTER_PRIM_(name, fn, check) \
+  EMBER_REGISTER_ENTRY_(name, (::ember::KernelEntry{name, fn, check, 0, -1, kAnyDtype, 0, 0, true}))
+
+EMBER_REGISTER_PRIM_("aten::sym_size.int", sym_size, check_sym_size);
+EMBER_REGISTER_PRIM_("aten::sym_numel", sym_numel, check_sym_numel);
+EMBER_REGISTER_PRIM_("executorch_prim::add.Scalar", add, check_binary);
+EMBER_REGISTER_PRIM_("executorch_prim::sub.Scalar", sub, check_binary);
+EMBER_REGISTER_PRIM_("executorch_prim::mul.Scalar", mul, check_binary);
+EMBER_REGISTER_PRIM_("executorch_prim::floordiv.Scalar", floordiv, check_binary);
+EMBER_REGISTER_PRIM_("executorch_prim::truediv.Scalar", truediv, check_binary);
+EMBER_REGISTER_PRIM_("executorch_prim::mod.Scalar", mod, check_binary);
+EMBER_REGISTER_PRIM_("executorch_prim::sym_max.Scalar", sym_max, check_binary);
+EMBER_REGISTER_PRIM_("executorch_prim::sym_min.Scalar", sym_min, check_binary);
+EMBER_REGISTER_PRIM_("executorch_prim::eq.Scalar", eq, check_binary);
+EMBER_REGISTER_PRIM_("executorch_prim::gt.Scalar", gt, check_binary);
+EMBER_REGISTER_PRIM_("executorch_prim::lt.Scalar", lt, check_binary);
+EMBER_REGISTER_PRIM_("executorch_prim::ge.Scalar", ge, check_binary);
+EMBER_REGISTER_PRIM_("executorch_prim::le.Scalar", le, check_binary);
+EMBER_REGISTER_PRIM_("executorch_prim::neg.Scalar", neg, check_unary);
+EMBER_REGISTER_PRIM_("executorch_prim::sym_float.Scalar", sym_float, check_unary);
+EMBER_REGISTER_PRIM_("executorch_prim::sym_int.Scalar", sym_int, check_unary);
+EMBER_REGISTER_PRIM_("executorch_prim::ceil.Scalar", ceil_op, check_unary);
+EMBER_REGISTER_PRIM_("executorch_prim::round.Scalar", round_op, check_unary);
+EMBER_REGISTER_PRIM_("executorch_prim::trunc.Scalar", trunc_op, check_unary);
+#undef EMBER_REGISTER_PRIM_
 
 }  // namespace
 }  // namespace ember

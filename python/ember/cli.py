@@ -231,8 +231,10 @@ def main(argv: list[str] | None = None) -> int:
                           help="with --html: profile this many runs into the report too")
     validate.set_defaults(handler=_cmd_validate)
     from ember.llm.cli import add_commands as add_llm_commands
+    from ember.selective import add_command as add_selective_command
 
     add_llm_commands(commands)
+    add_selective_command(commands)
     args = parser.parse_args(argv)
     try:
         return args.handler(args)

@@ -2,7 +2,8 @@
 
 #include <atomic>
 #include <cstdarg>
-#include <cstdio>
+
+#include "runtime/core/format.h"
 
 namespace ember {
 namespace {
@@ -27,14 +28,18 @@ void log_message(LogLevel level, const char* file, int line, const char* format,
   char buffer[512];
   va_list args;
   va_start(args, format);
-  std::vsnprintf(buffer, sizeof(buffer), format, args);
+  vformat(buffer, sizeof(buffer), format, args);
   va_end(args);
   if (keep) {
-    std::snprintf(g_last_error, sizeof(g_last_error), "%s", buffer);
+    ember::format(g_last_error, sizeof(g_last_error), "%s", buffer);
   }
   if (level >= threshold) {
     pal_emit_log(level, file, line, buffer);
   }
+}
+
+void log_location(LogLevel level, const char* file, int line) {
+  log_message(level, file, line, "error at %s:%d", file, line);
 }
 
 }  // namespace ember

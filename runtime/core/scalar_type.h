@@ -85,74 +85,87 @@ EMBER_CPP_TO_SCALAR(std::complex<double>, ComplexDouble)
 
 }  // namespace ember
 
+// A selective build (docs/size.md) compiles its kernels with the mask of the
+// dtypes its programs use, so that the other dtypes' code is never
+// instantiated: their cases take the switch's unsupported path.
+#if defined(EMBER_KERNEL_DTYPES_MASK)
+#define EMBER_DTYPE_SELECTED_(type) \
+  (((static_cast<uint64_t>(EMBER_KERNEL_DTYPES_MASK) >> static_cast<unsigned>(type)) & 1u) != 0)
+#else
+#define EMBER_DTYPE_SELECTED_(type) true
+#endif
+
 // Dtype dispatch: runs the statement with `CTYPE` bound to the C++ type of
 // `type`, for the dtypes of the named family; other dtypes run `on_unsupported`.
-#define EMBER_CASE_(enum_name, cpp, ...) \
-  case ::ember::ScalarType::enum_name: { \
-    using CTYPE = cpp;                   \
-    __VA_ARGS__;                         \
-    break;                               \
-  }
-#define EMBER_INT_CASES_(...)                 \
-  EMBER_CASE_(Byte, uint8_t, __VA_ARGS__)     \
-  EMBER_CASE_(Char, int8_t, __VA_ARGS__)      \
-  EMBER_CASE_(Short, int16_t, __VA_ARGS__)    \
-  EMBER_CASE_(Int, int32_t, __VA_ARGS__)      \
-  EMBER_CASE_(Long, int64_t, __VA_ARGS__)
-#define EMBER_FLOAT_CASES_(...)                      \
-  EMBER_CASE_(Float, float, __VA_ARGS__)             \
-  EMBER_CASE_(Double, double, __VA_ARGS__)           \
-  EMBER_CASE_(Half, ::ember::Half, __VA_ARGS__)      \
-  EMBER_CASE_(BFloat16, ::ember::BFloat16, __VA_ARGS__)
+#define EMBER_CASE_(enum_name, cpp, on_unsupported, ...)                    \
+  case ::ember::ScalarType::enum_name:                                      \
+    if constexpr (EMBER_DTYPE_SELECTED_(::ember::ScalarType::enum_name)) {   \
+      using CTYPE = cpp;                                                    \
+      __VA_ARGS__;                                                          \
+    } else {                                                                \
+      on_unsupported;                                                       \
+    }                                                                       \
+    break;
+#define EMBER_INT_CASES_(u, ...)                 \
+  EMBER_CASE_(Byte, uint8_t, u, __VA_ARGS__)     \
+  EMBER_CASE_(Char, int8_t, u, __VA_ARGS__)      \
+  EMBER_CASE_(Short, int16_t, u, __VA_ARGS__)    \
+  EMBER_CASE_(Int, int32_t, u, __VA_ARGS__)      \
+  EMBER_CASE_(Long, int64_t, u, __VA_ARGS__)
+#define EMBER_FLOAT_CASES_(u, ...)                      \
+  EMBER_CASE_(Float, float, u, __VA_ARGS__)             \
+  EMBER_CASE_(Double, double, u, __VA_ARGS__)           \
+  EMBER_CASE_(Half, ::ember::Half, u, __VA_ARGS__)      \
+  EMBER_CASE_(BFloat16, ::ember::BFloat16, u, __VA_ARGS__)
+#define EMBER_COMPLEX_CASES_(u, ...)                                     \
+  EMBER_CASE_(ComplexFloat, std::complex<float>, u, __VA_ARGS__)         \
+  EMBER_CASE_(ComplexDouble, std::complex<double>, u, __VA_ARGS__)
 
 // Float, Double, Half, BFloat16.
 #define EMBER_SWITCH_FLOAT_TYPES(type, on_unsupported, ...) \
   switch (type) {                                           \
-    EMBER_FLOAT_CASES_(__VA_ARGS__)                         \
+    EMBER_FLOAT_CASES_(on_unsupported, __VA_ARGS__)         \
     default:                                                \
       on_unsupported;                                       \
   }
 // Integers (not Bool).
 #define EMBER_SWITCH_INT_TYPES(type, on_unsupported, ...) \
   switch (type) {                                         \
-    EMBER_INT_CASES_(__VA_ARGS__)                         \
+    EMBER_INT_CASES_(on_unsupported, __VA_ARGS__)         \
     default:                                              \
       on_unsupported;                                     \
   }
 // Integers and floats (not Bool).
 #define EMBER_SWITCH_REAL_TYPES(type, on_unsupported, ...) \
   switch (type) {                                          \
-    EMBER_INT_CASES_(__VA_ARGS__)                          \
-    EMBER_FLOAT_CASES_(__VA_ARGS__)                        \
+    EMBER_INT_CASES_(on_unsupported, __VA_ARGS__)          \
+    EMBER_FLOAT_CASES_(on_unsupported, __VA_ARGS__)        \
     default:                                               \
       on_unsupported;                                      \
   }
-#define EMBER_COMPLEX_CASES_(...)                                     \
-  EMBER_CASE_(ComplexFloat, std::complex<float>, __VA_ARGS__)         \
-  EMBER_CASE_(ComplexDouble, std::complex<double>, __VA_ARGS__)
 // ComplexFloat, ComplexDouble (ComplexHalf has no kernels).
 #define EMBER_SWITCH_COMPLEX_TYPES(type, on_unsupported, ...) \
   switch (type) {                                             \
-    EMBER_COMPLEX_CASES_(__VA_ARGS__)                         \
+    EMBER_COMPLEX_CASES_(on_unsupported, __VA_ARGS__)         \
     default:                                                  \
       on_unsupported;                                         \
   }
 // Integers, floats and Bool.
 #define EMBER_SWITCH_ALL_TYPES(type, on_unsupported, ...) \
   switch (type) {                                         \
-    EMBER_INT_CASES_(__VA_ARGS__)                         \
-    EMBER_FLOAT_CASES_(__VA_ARGS__)                       \
-    EMBER_CASE_(Bool, bool, __VA_ARGS__)                  \
+    EMBER_INT_CASES_(on_unsupported, __VA_ARGS__)         \
+    EMBER_FLOAT_CASES_(on_unsupported, __VA_ARGS__)       \
+    EMBER_CASE_(Bool, bool, on_unsupported, __VA_ARGS__)  \
     default:                                              \
       on_unsupported;                                     \
   }
 // Integers, floats, Bool and the complex types.
 #define EMBER_SWITCH_ALL_AND_COMPLEX_TYPES(type, on_unsupported, ...) \
   switch (type) {                                                   \
-    EMBER_INT_CASES_(__VA_ARGS__)                                   \
-    EMBER_FLOAT_CASES_(__VA_ARGS__)                                 \
-    EMBER_CASE_(Bool, bool, __VA_ARGS__)                            \
-    EMBER_COMPLEX_CASES_(__VA_ARGS__)                               \
+    EMBER_INT_CASES_(on_unsupported, __VA_ARGS__)                   \
+    EMBER_FLOAT_CASES_(on_unsupported, __VA_ARGS__)                 \
+    EMBER_CASE_(Bool, bool, on_unsupported, __VA_ARGS__)            \
+    EMBER_COMPLEX_CASES_(on_unsupported, __VA_ARGS__)               \
     default:                                                        \
       on_unsupported;                                               \
   }

@@ -1,6 +1,7 @@
 #include "runtime/executor/kernel_call_check.h"
 
-#include <cstdio>
+
+#include "runtime/core/format.h"
 
 namespace ember {
 namespace {
@@ -56,7 +57,7 @@ bool check_kernel_returns(const KernelEntry& kernel, Span<EValue* const> args, c
     }
     if (same) return true;
   }
-  std::snprintf(why, why_size,
+  format(why, why_size,
                 "takes %zu arguments and returns its %zu out%s, but the program passes %zu values: "
                 "the %zu after the arguments are not its outs",
                 num_params, num_outs, num_outs == 1 ? "" : "s", args.size(), extra);

@@ -12,6 +12,7 @@
 #include "runtime/core/evalue.h"
 #include "runtime/core/span.h"
 #include "runtime/core/tensor.h"
+#include "runtime/executor/features.h"
 #include "runtime/executor/memory_allocator.h"
 #include "runtime/kernel/kernel_registry.h"
 
@@ -55,6 +56,8 @@ Error make_layout_shims(const KernelEntry& kernel, Span<EValue*> args, MemoryAll
     count += arg->is_tensor() && !arg->to_tensor().is_contiguous_dim_order();
   }
   if (count == 0) return Error::Ok;
+  // A build for programs whose tensors are all row-major has no twins.
+  if constexpr (!features::kDimOrders) return Error::NotSupported;
   LayoutShim* items = alloc->allocate_array<LayoutShim>(count);
   if (items == nullptr) return Error::MemoryAllocationFailed;
   size_t made = 0;

@@ -1,14 +1,23 @@
 #include "runtime/executor/method.h"
 
 #include <cstdarg>
-#include <cstdio>
 #include <cstring>
 
 #include "runtime/backend/backend.h"
+#include "runtime/core/format.h"
 #include "runtime/core/log.h"
+#include "runtime/executor/features.h"
 #include "runtime/executor/kernel_call_check.h"
 #include "runtime/executor/program.h"
 #include "schema/program_generated.h"
+
+// Why a call failed, kept for last_error(); with messages compiled out
+// (EMBER_LOG_STRINGS=0) only the line that failed.
+#if EMBER_LOG_STRINGS
+#define EMBER_METHOD_ERROR_(...) set_error(__VA_ARGS__)
+#else
+#define EMBER_METHOD_ERROR_(...) set_error("method.cpp:%d", __LINE__)
+#endif
 
 namespace ember {
 namespace {
@@ -90,7 +99,7 @@ Method::~Method() {
 void Method::set_error(const char* format, ...) {
   va_list args;
   va_start(args, format);
-  std::vsnprintf(last_error_, sizeof(last_error_), format, args);
+  vformat(last_error_, sizeof(last_error_), format, args);
   va_end(args);
   EMBER_LOG(Error, "%s", last_error_);
 }
@@ -99,12 +108,22 @@ Result<Method> Method::init(const Program* program, const fb::ExecutionPlan* pla
                             MemoryManager* memory_manager, const MethodConfig& config) {
   EMBER_CHECK_OR_RETURN(memory_manager != nullptr && memory_manager->method_allocator != nullptr,
                         Error::InvalidArgument, "load_method needs a method allocator");
+  EMBER_CHECK_OR_RETURN(features::kLimits ||
+                            (config.max_memory_bytes == 0 && config.max_instructions == 0),
+                        Error::NotSupported, "this runtime was built without limits");
+  EMBER_CHECK_OR_RETURN(features::kEventTracer || config.event_tracer == nullptr,
+                        Error::NotSupported, "this runtime was built without the event tracer");
   Method method(program, plan, memory_manager, config);
-  EMBER_TRY(method.check_limits());
+  if constexpr (features::kLimits) EMBER_TRY(method.check_limits());
   EMBER_TRY(method.init_values());
   EMBER_TRY(method.init_lists());
   EMBER_TRY(method.check_io());
-  EMBER_TRY(method.init_delegates());
+  if constexpr (features::kDelegates) {
+    EMBER_TRY(method.init_delegates());
+  } else {
+    EMBER_CHECK_OR_RETURN(plan->delegates() == nullptr || plan->delegates()->size() == 0,
+                          Error::NotSupported, "this runtime was built without delegates");
+  }
   EMBER_TRY(method.init_instructions());
   return method;
 }
@@ -631,9 +650,9 @@ Error Method::init_instructions() {
     EMBER_CHECK_OR_RETURN(name != nullptr, Error::MemoryAllocationFailed,
                           "method allocator exhausted");
     if (op->overload() && op->overload()->size()) {
-      std::snprintf(name, len + 1, "%s.%s", op->name()->c_str(), op->overload()->c_str());
+      ember::format(name, len + 1, "%s.%s", op->name()->c_str(), op->overload()->c_str());
     } else {
-      std::snprintf(name, len + 1, "%s", op->name()->c_str());
+      ember::format(name, len + 1, "%s", op->name()->c_str());
     }
     op_names[i] = name;
   }
@@ -689,11 +708,13 @@ Error Method::init_instructions() {
             [this](const EValue* v) { return is_constant_tensor(static_cast<size_t>(v - values_)); },
             &instr.shims);
         EMBER_CHECK_OR_RETURN(shimmed == Error::Ok, shimmed,
-                              "instruction %zu (%s): no memory for row-major copies of its "
-                              "tensors in other dim orders", pc, name);
+                              "instruction %zu (%s): no row-major copies of its tensors in other "
+                              "dim orders (no memory, or a runtime built without them)", pc, name);
         break;
       }
       case fb::InstructionArguments::DelegateCall: {
+        EMBER_CHECK_OR_RETURN(features::kDelegates, Error::NotSupported,
+                              "instruction %zu: this runtime was built without delegates", pc);
         const auto* call = instruction->instr_args_as_DelegateCall();
         EMBER_CHECK_OR_RETURN(index_in_range(call->delegate_index(), num_delegates_),
                               Error::InvalidProgram, "instruction %zu: delegate index %d out of range",
@@ -706,6 +727,8 @@ Error Method::init_instructions() {
         break;
       }
       case fb::InstructionArguments::MoveCall: {
+        EMBER_CHECK_OR_RETURN(features::kControlFlow, Error::NotSupported,
+                              "instruction %zu: this runtime was built without control flow", pc);
         const auto* call = instruction->instr_args_as_MoveCall();
         EMBER_CHECK_OR_RETURN(index_in_range(call->move_from(), num_values_) &&
                                   index_in_range(call->move_to(), num_values_),
@@ -726,6 +749,8 @@ Error Method::init_instructions() {
         break;
       }
       case fb::InstructionArguments::JumpFalseCall: {
+        EMBER_CHECK_OR_RETURN(features::kControlFlow, Error::NotSupported,
+                              "instruction %zu: this runtime was built without control flow", pc);
         const auto* call = instruction->instr_args_as_JumpFalseCall();
         EMBER_CHECK_OR_RETURN(index_in_range(call->cond_value_index(), num_values_),
                               Error::InvalidProgram, "instruction %zu: condition index out of range",
@@ -753,7 +778,8 @@ Error Method::init_instructions() {
         return Error::InvalidProgram;
     }
   }
-  return check_moves_of_readonly();
+  if constexpr (features::kControlFlow) return check_moves_of_readonly();
+  return Error::Ok;
 }
 
 size_t Method::delegate_outputs(const Instr& instr) const {
@@ -829,43 +855,45 @@ const char* Method::input_name(size_t index) const { return MethodMeta(plan_).in
 void Method::input_label(size_t index, char* label, size_t size) const {
   const char* name = input_name(index);
   if (name[0] != '\0') {
-    std::snprintf(label, size, "input %zu (%.64s)", index, name);
+    ember::format(label, size, "input %zu (%.64s)", index, name);
   } else {
-    std::snprintf(label, size, "input %zu", index);
+    ember::format(label, size, "input %zu", index);
   }
 }
 
 Error Method::set_tensor_input(size_t index, const Tensor& src) {
   if (index >= num_inputs_) {
-    set_error("input index %zu out of range: the method takes %zu inputs", index, num_inputs_);
+    EMBER_METHOD_ERROR_("input index %zu out of range: the method takes %zu inputs",
+                        index, num_inputs_);
     return Error::InvalidArgument;
   }
   char input[96];
   input_label(index, input, sizeof(input));
   EValue& value = values_[input_indices_[index]];
   if (!value.is_tensor()) {
-    set_error("%s: expected %s, got Tensor", input, value.tag_name());
+    EMBER_METHOD_ERROR_("%s: expected %s, got Tensor", input, value.tag_name());
     return Error::InvalidArgument;
   }
   Tensor& dst = value.to_tensor();
   if (src.scalar_type() != dst.scalar_type()) {
-    set_error("%s: expected dtype %s, got %s", input, scalar_type_name(dst.scalar_type()),
+    EMBER_METHOD_ERROR_("%s: expected dtype %s, got %s", input, scalar_type_name(dst.scalar_type()),
               scalar_type_name(src.scalar_type()));
     return Error::InvalidArgument;
   }
   if (src.dim() != dst.dim()) {
-    set_error("%s: expected a tensor of rank %d, got rank %d", input, dst.dim(), src.dim());
+    EMBER_METHOD_ERROR_("%s: expected a tensor of rank %d, got rank %d",
+                        input, dst.dim(), src.dim());
     return Error::InvalidArgument;
   }
   if (src.nbytes() > 0 && src.const_data_ptr() == nullptr) {
-    set_error("%s: the tensor has %lld elements but no data", input,
+    EMBER_METHOD_ERROR_("%s: the tensor has %lld elements but no data", input,
               static_cast<long long>(src.numel()));
     return Error::InvalidArgument;
   }
   if (src.scalar_type() == ScalarType::Bool) {
     const int64_t bad = first_non_bool_byte(src.const_data_ptr(), src.nbytes());
     if (bad >= 0) {
-      set_error("%s: bool element %lld holds %u; a bool is 0 or 1", input,
+      EMBER_METHOD_ERROR_("%s: bool element %lld holds %u; a bool is 0 or 1", input,
                 static_cast<long long>(bad), src.const_data_ptr<uint8_t>()[bad]);
       return Error::InvalidArgument;
     }
@@ -873,9 +901,10 @@ Error Method::set_tensor_input(size_t index, const Tensor& src) {
   if (dst.shape_dynamism() == TensorShapeDynamism::Static) {
     for (int d = 0; d < dst.dim(); ++d) {
       if (src.size(d) != dst.size(d)) {
-        set_error("%s: dim %d must be %lld, got %lld (the model was exported with a static "
-                  "shape)", input, d, static_cast<long long>(dst.size(d)),
-                  static_cast<long long>(src.size(d)));
+        EMBER_METHOD_ERROR_("%s: dim %d must be %lld, got %lld (the model was exported with a "
+                            "static shape)",
+                            input, d, static_cast<long long>(dst.size(d)),
+                            static_cast<long long>(src.size(d)));
         return Error::InvalidArgument;
       }
     }
@@ -890,21 +919,24 @@ Error Method::set_tensor_input(size_t index, const Tensor& src) {
     for (int d = 0; d < dst.dim(); ++d) {
       const int64_t bound = spec->sizes()->Get(static_cast<flatbuffers::uoffset_t>(d));
       if ((dynamic >> d & 1) == 0 && src.size(d) != bound) {
-        set_error("%s: dim %d must be %lld, got %lld (the model was exported with only other "
-                  "dims dynamic)", input, d, static_cast<long long>(bound),
-                  static_cast<long long>(src.size(d)));
+        EMBER_METHOD_ERROR_("%s: dim %d must be %lld, got %lld (the model was exported with only "
+                            "other dims dynamic)",
+                            input, d, static_cast<long long>(bound),
+                            static_cast<long long>(src.size(d)));
         return Error::InvalidArgument;
       }
       if (src.size(d) > bound) {
-        set_error("%s: dim %d is %lld, past its upper bound of %lld (the model was exported "
-                  "with a dynamic shape up to that size)", input, d,
-                  static_cast<long long>(src.size(d)), static_cast<long long>(bound));
+        EMBER_METHOD_ERROR_("%s: dim %d is %lld, past its upper bound of %lld (the model was "
+                            "exported with a dynamic shape up to that size)",
+                            input, d, static_cast<long long>(src.size(d)),
+                            static_cast<long long>(bound));
         return Error::InvalidArgument;
       }
     }
     if (dst.resize(src.sizes()) != Error::Ok) {
-      set_error("%s: shape does not fit the exported upper bounds (%zu bytes planned, %zu given)",
-                input, dst.capacity_bytes(), src.nbytes());
+      EMBER_METHOD_ERROR_("%s: shape does not fit the exported upper bounds (%zu bytes planned, "
+                          "%zu given)",
+                          input, dst.capacity_bytes(), src.nbytes());
       return Error::InvalidArgument;
     }
   }
@@ -916,7 +948,7 @@ Error Method::set_tensor_input(size_t index, const Tensor& src) {
     // Not planned: the caller's memory is used directly and must outlive
     // execute, so it must already be laid out as the program expects.
     if (!same_order) {
-      set_error("%s: memory layout (dim order) differs from the exported one", input);
+      EMBER_METHOD_ERROR_("%s: memory layout (dim order) differs from the exported one", input);
       return Error::InvalidArgument;
     }
     dst.set_data(src.mutable_data_ptr(), src.nbytes());
@@ -931,7 +963,8 @@ Error Method::set_input(size_t index, const EValue& value) {
   CallGuard guard(busy_);
   if (!guard.held()) return refuse_concurrent_call();
   if (index >= num_inputs_) {
-    set_error("input index %zu out of range: the method takes %zu inputs", index, num_inputs_);
+    EMBER_METHOD_ERROR_("input index %zu out of range: the method takes %zu inputs",
+                        index, num_inputs_);
     return Error::InvalidArgument;
   }
   if (value.is_tensor()) {
@@ -941,7 +974,7 @@ Error Method::set_input(size_t index, const EValue& value) {
   if (dst.tag() != value.tag() || !(dst.is_int() || dst.is_double() || dst.is_bool())) {
     char input[96];
     input_label(index, input, sizeof(input));
-    set_error("%s: expected %s, got %s", input, dst.tag_name(), value.tag_name());
+    EMBER_METHOD_ERROR_("%s: expected %s, got %s", input, dst.tag_name(), value.tag_name());
     return Error::InvalidArgument;
   }
   dst = value;
@@ -950,7 +983,8 @@ Error Method::set_input(size_t index, const EValue& value) {
 
 Error Method::reset_mutable_buffer(size_t index) {
   if (index >= num_mutable_buffers_) {
-    set_error("mutable buffer %zu out of range: the method has %zu", index, num_mutable_buffers_);
+    EMBER_METHOD_ERROR_("mutable buffer %zu out of range: the method has %zu",
+                        index, num_mutable_buffers_);
     return Error::InvalidArgument;
   }
   const MutableBuffer& b = mutable_buffers_[index];
@@ -988,22 +1022,24 @@ Error Method::execute() {
 }
 
 Error Method::run_instructions() {
-  const uint64_t limit = config_.max_instructions;
+  const uint64_t limit = features::kLimits ? config_.max_instructions : 0;
   if (limit != 0 && !has_jumps_ && num_instructions_ > limit) {
-    set_error("the method has %zu instructions, more than the limit of %llu the application set",
-              num_instructions_, static_cast<unsigned long long>(limit));
+    EMBER_METHOD_ERROR_("the method has %zu instructions, more than the limit of %llu the "
+                        "application set",
+                        num_instructions_, static_cast<unsigned long long>(limit));
     return Error::InvalidState;
   }
   for (size_t i = 0; i < num_inputs_; ++i) {
     if (!input_set_[i]) {
-      set_error("input %zu was not set", i);
+      EMBER_METHOD_ERROR_("input %zu was not set", i);
       return Error::InvalidState;
     }
   }
   MemoryAllocator* temp = memory_manager_->temp_allocator;
   if (required_temp_bytes_ > 0 && (temp == nullptr || temp->capacity() < required_temp_bytes_)) {
-    set_error("the method's kernels and delegates need %zu bytes of temp memory; the memory "
-              "manager gives %zu", required_temp_bytes_, temp != nullptr ? temp->capacity() : size_t{0});
+    EMBER_METHOD_ERROR_("the method's kernels and delegates need %zu bytes of temp memory; the "
+                        "memory manager gives %zu",
+                        required_temp_bytes_, temp != nullptr ? temp->capacity() : size_t{0});
     return Error::InvalidState;
   }
   KernelContext context(temp, config_.thread_pool, &random_state_);
@@ -1012,34 +1048,35 @@ Error Method::run_instructions() {
   uint64_t executed = 0;
   while (pc < num_instructions_) {
     if (limit != 0 && executed++ == limit) {
-      set_error("execute stopped at instruction %zu after %llu instructions, the limit the "
-                "application set (does the program loop forever?)", pc,
-                static_cast<unsigned long long>(limit));
+      EMBER_METHOD_ERROR_("execute stopped at instruction %zu after %llu instructions, the limit "
+                          "the application set (does the program loop forever?)",
+                          pc, static_cast<unsigned long long>(limit));
       return Error::InvalidState;
     }
     const Instr& instr = instructions_[pc];
-    if (event_tracer != nullptr) {
-      event_tracer->begin_instruction(pc);
+    if constexpr (features::kEventTracer) {
+      if (event_tracer != nullptr) event_tracer->begin_instruction(pc);
     }
     size_t next = pc + 1;
     switch (instr.kind) {
       case InstrKind::Kernel:
-        copy_into_twins(instr.shims);
+        if constexpr (features::kDimOrders) copy_into_twins(instr.shims);
         instr.kernel->fn(context, instr.args);
         if (temp != nullptr) {
           temp->reset();
         }
         if (context.failed()) {
-          set_error("instruction %zu (%s) failed: %s", pc, instr.name, context.message());
+          EMBER_METHOD_ERROR_("instruction %zu (%s) failed: %s", pc, instr.name, context.message());
           return context.error();
         }
-        if (copy_out_of_twins(instr.shims) != Error::Ok) {
-          set_error("instruction %zu (%s): an output does not fit its planned memory", pc,
+        if (features::kDimOrders && copy_out_of_twins(instr.shims) != Error::Ok) {
+          EMBER_METHOD_ERROR_("instruction %zu (%s): an output does not fit its planned memory", pc,
                     instr.name);
           return Error::InvalidState;
         }
         break;
       case InstrKind::Delegate: {
+        if constexpr (!features::kDelegates) break;
         const Delegate& d = delegates_[instr.delegate];
         BackendExecutionContext delegate_context(temp, config_.thread_pool, event_tracer,
                                                  plan_name());
@@ -1048,15 +1085,17 @@ Error Method::run_instructions() {
           temp->reset();
         }
         if (err != Error::Ok) {
-          set_error("instruction %zu (delegate %s) failed: %s", pc, instr.name, error_name(err));
+          EMBER_METHOD_ERROR_("instruction %zu (delegate %s) failed: %s",
+                              pc, instr.name, error_name(err));
           return err;
         }
         break;
       }
       case InstrKind::Move:
-        values_[instr.b] = values_[instr.a];
+        if constexpr (features::kControlFlow) values_[instr.b] = values_[instr.a];
         break;
       case InstrKind::JumpFalse: {
+        if constexpr (!features::kControlFlow) break;
         const EValue& cond = values_[instr.a];
         bool truth = false;
         if (cond.is_bool()) {
@@ -1068,7 +1107,8 @@ Error Method::run_instructions() {
           // undefined behaviour.
           truth = *cond.to_tensor().const_data_ptr<uint8_t>() != 0;
         } else {
-          set_error("instruction %zu: jump condition is a %s, not a bool", pc, cond.tag_name());
+          EMBER_METHOD_ERROR_("instruction %zu: jump condition is a %s, not a bool",
+                              pc, cond.tag_name());
           return Error::InvalidProgram;
         }
         if (!truth) {
@@ -1079,8 +1119,8 @@ Error Method::run_instructions() {
       case InstrKind::Free:
         break;  // every tensor is planned; nothing to release
     }
-    if (event_tracer != nullptr) {
-      event_tracer->end_instruction(pc, instr.args);
+    if constexpr (features::kEventTracer) {
+      if (event_tracer != nullptr) event_tracer->end_instruction(pc, instr.args);
     }
     pc = next;
   }

@@ -64,7 +64,7 @@ Error validate_segments(const fb::Program* program, uint64_t segment_base,
       program->mutable_data_segments() != nullptr && program->mutable_data_segments()->size() > 0
           ? program->mutable_data_segments()->Get(0)
           : nullptr};
-  const char* what[2] = {"constant", "mutable data"};
+  [[maybe_unused]] const char* what[2] = {"constant", "mutable data"};
   for (int k = 0; k < 2; ++k) {
     const auto* cs = subsegments[k];
     if (cs == nullptr || cs->offsets() == nullptr || cs->offsets()->size() <= 1) continue;

@@ -1,6 +1,7 @@
 #include "runtime/kernel/dtype_mask.h"
 
-#include <cstdio>
+#include "runtime/core/format.h"
+
 
 namespace ember {
 
@@ -12,10 +13,8 @@ const char* format_dtype_mask(DtypeMask mask, char* buf, size_t size) {
     if ((mask & (DtypeMask{1} << code)) == 0 || !is_valid_scalar_type(static_cast<int>(code))) {
       continue;
     }
-    const int n = snprintf(buf + used, size - used, "%s%s", used == 0 ? "" : ", ",
-                           scalar_type_name(static_cast<ScalarType>(code)));
-    if (n < 0) break;
-    used += static_cast<size_t>(n);
+    used += format(buf + used, size - used, "%s%s", used == 0 ? "" : ", ",
+                   scalar_type_name(static_cast<ScalarType>(code)));
   }
   return buf;
 }

@@ -1,8 +1,8 @@
 #include "runtime/kernel/kernel_context.h"
 
 #include <cstdarg>
-#include <cstdio>
 
+#include "runtime/core/format.h"
 #include "runtime/executor/memory_allocator.h"
 
 namespace ember {
@@ -14,7 +14,7 @@ void KernelContext::fail(Error error, const char* format, ...) {
   error_ = error == Error::Ok ? Error::Internal : error;
   va_list args;
   va_start(args, format);
-  std::vsnprintf(message_, sizeof(message_), format, args);
+  vformat(message_, sizeof(message_), format, args);
   va_end(args);
 }
 

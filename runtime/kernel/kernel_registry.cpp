@@ -1,45 +1,47 @@
 #include "runtime/kernel/kernel_registry.h"
 
-#include <cstdio>
 #include <cstring>
 
+#include "runtime/core/format.h"
 #include "runtime/core/log.h"
 
 namespace ember {
 namespace {
 
-// Static storage: registration runs before main and must not allocate.
-constexpr size_t kMaxKernels = 2048;
-// Compiles only while KernelEntry's default constructor is constexpr, which
-// makes g_kernels constant-initialized, ready before any registration runs.
-[[maybe_unused]] constexpr KernelEntry kConstantInitializable{};
-KernelEntry g_kernels[kMaxKernels];
+// Static storage, constant-initialized (ready before any registration runs):
+// registration runs before main and must not allocate. One pointer per
+// operator, to an entry the registering library keeps (in read-only memory
+// for the registration macros), sized at build time for the selection.
+constexpr size_t kMaxKernels = selection::kRegistryCapacity;
+const KernelEntry* g_kernels[kMaxKernels > 0 ? kMaxKernels : 1];
 size_t g_num_kernels = 0;
 
 }  // namespace
 
 Error register_kernel(const KernelEntry& entry) {
   for (size_t i = 0; i < g_num_kernels; ++i) {
-    if (std::strcmp(g_kernels[i].name, entry.name) == 0) {
+    if (std::strcmp(g_kernels[i]->name, entry.name) == 0) {
       // Explicit ranks, not static-init order, decide between libraries.
-      if (entry.rank >= g_kernels[i].rank) {
-        g_kernels[i] = entry;
+      if (entry.rank >= g_kernels[i]->rank) {
+        g_kernels[i] = &entry;
       }
       return Error::Ok;
     }
   }
-  if (g_num_kernels == kMaxKernels) {
+  // A selection with no operator has no slot at all (the array's one
+  // element only keeps the declaration legal).
+  if (kMaxKernels == 0 || g_num_kernels >= kMaxKernels) {
     EMBER_LOG(Error, "kernel registry is full; cannot register %s", entry.name);
     return Error::MemoryAllocationFailed;
   }
-  g_kernels[g_num_kernels++] = entry;
+  if constexpr (kMaxKernels > 0) g_kernels[g_num_kernels++] = &entry;
   return Error::Ok;
 }
 
 const KernelEntry* find_kernel(const char* name) {
   for (size_t i = 0; i < g_num_kernels; ++i) {
-    if (std::strcmp(g_kernels[i].name, name) == 0) {
-      return &g_kernels[i];
+    if (std::strcmp(g_kernels[i]->name, name) == 0) {
+      return g_kernels[i];
     }
   }
   return nullptr;
@@ -52,7 +54,7 @@ namespace {
 bool fail_dtype(const KernelEntry& entry, ScalarType dtype, size_t arg, DtypeMask supported,
                 char* why, size_t why_size) {
   char names[160];
-  snprintf(why, why_size, "%s has no kernel for dtype %s (argument %zu); it supports %s",
+  format(why, why_size, "%s has no kernel for dtype %s (argument %zu); it supports %s",
            entry.name, scalar_type_name(dtype), arg,
            format_dtype_mask(supported, names, sizeof(names)));
   return false;
@@ -92,7 +94,7 @@ bool check_kernel_dtypes(const KernelEntry& entry, Span<EValue* const> args, cha
 }
 
 const KernelEntry* registered_kernel(size_t index) {
-  return index < g_num_kernels ? &g_kernels[index] : nullptr;
+  return index < g_num_kernels ? g_kernels[index] : nullptr;
 }
 
 }  // namespace ember

@@ -11,9 +11,11 @@
 
 #include "runtime/core/error.h"
 #include "runtime/core/evalue.h"
+#include "runtime/core/format.h"
 #include "runtime/core/span.h"
 #include "runtime/kernel/dtype_mask.h"
 #include "runtime/kernel/kernel_context.h"
+#include "runtime/kernel/kernel_selection.h"
 
 namespace ember {
 
@@ -76,6 +78,8 @@ bool check_kernel_dtypes(const KernelEntry& entry, Span<EValue* const> args, cha
 // rank replaces the existing one (equal rank: the later wins, so a test can
 // plant its own kernel) and one of lower rank is ignored, so an optimized
 // library overrides portable kernels whichever static initializer runs first.
+// The registry keeps a pointer to `entry`, which must outlive every lookup (a
+// static); fails when the registry, sized for the build's selection, is full.
 Error register_kernel(const KernelEntry& entry);
 // Null when no kernel has that name.
 const KernelEntry* find_kernel(const char* name);
@@ -210,7 +214,7 @@ struct KernelWrapper<void (*)(KernelContext&, Args...), fn> {
   // least as many values as the kernel has parameters.
   static bool check_args(Span<EValue* const> args, char* why, size_t why_size) {
     if (args.size() < kNumArgs) {
-      snprintf(why, why_size, "expects %zu arguments, the program passes %zu", kNumArgs,
+      format(why, why_size, "expects %zu arguments, the program passes %zu", kNumArgs,
                args.size());
       return false;
     }
@@ -232,7 +236,7 @@ struct KernelWrapper<void (*)(KernelContext&, Args...), fn> {
                       (bad = I, want = Unbox<Args>::kName, false)) &&
                      ...);
     if (!ok) {
-      snprintf(why, why_size, "argument %zu should be %s, the program passes %s", bad, want,
+      format(why, why_size, "argument %zu should be %s, the program passes %s", bad, want,
                args[bad]->tag_name());
     }
     return ok;
@@ -255,41 +259,78 @@ constexpr KernelEntry make_kernel_entry(const char* name, DtypeMask self_dtypes,
 
 }  // namespace ember
 
+namespace ember::detail {
+
+// Registers `entry` at static init when the build selects it. The entry
+// lives in read-only memory; an operator the build leaves out registers
+// nothing, so neither its entry nor its kernel is referenced and the linker
+// drops both.
+template <bool kSelected>
+struct KernelRegistration {
+  static Error add(const KernelEntry& entry) { return register_kernel(entry); }
+};
+template <>
+struct KernelRegistration<false> {
+  static Error add(const KernelEntry&) { return Error::Ok; }
+};
+
+// A kernel's declared dtypes, narrowed to the ones a selective build chose
+// for its operator, so that a program calling it with another dtype is
+// refused at load.
+constexpr DtypeMask selected_dtypes(const char* name, DtypeMask declared) {
+  return declared & selection::op_dtypes(name);
+}
+
+}  // namespace ember::detail
+
+#define EMBER_REGISTER_ENTRY_(name, entry_expr)                                               \
+  static constexpr ::ember::KernelEntry EMBER_CONCAT_(ember_kernel_entry_, __LINE__) =         \
+      ::ember::selection::op_selected(name) ? (entry_expr) : ::ember::KernelEntry{};             \
+  static const ::ember::Error EMBER_CONCAT_(ember_kernel_reg_, __LINE__) =                    \
+      ::ember::detail::KernelRegistration<::ember::selection::op_selected(name)>::add(          \
+          EMBER_CONCAT_(ember_kernel_entry_, __LINE__))
+
 // Registers `fn` under `name` when the program starts, for a self (first
 // tensor input) of the dtypes in `self_dtypes`. Kernel libraries are linked
 // whole-archive so that these initializers are kept.
-#define EMBER_REGISTER_KERNEL(name, fn, self_dtypes)                              \
-  static const ::ember::Error EMBER_CONCAT_(ember_kernel_reg_, __LINE__) =        \
-      ::ember::register_kernel(::ember::make_kernel_entry<decltype(&fn), &fn>(    \
-          name, (self_dtypes), false, ::ember::default_tensor_dtypes(self_dtypes)))
+#define EMBER_REGISTER_KERNEL(name, fn, self_dtypes)                                   \
+  EMBER_REGISTER_ENTRY_(name, (::ember::make_kernel_entry<decltype(&fn), &fn>(          \
+                                  name, ::ember::detail::selected_dtypes(name, self_dtypes), \
+                                  false,                                                 \
+                                  ::ember::detail::selected_dtypes(                      \
+                                      name, ::ember::default_tensor_dtypes(self_dtypes)))))
 
 // The same for a kernel that works through strides, so any dim order will do.
-#define EMBER_REGISTER_STRIDED_KERNEL(name, fn, self_dtypes)                      \
-  static const ::ember::Error EMBER_CONCAT_(ember_kernel_reg_, __LINE__) =        \
-      ::ember::register_kernel(::ember::make_kernel_entry<decltype(&fn), &fn>(    \
-          name, (self_dtypes), true, ::ember::default_tensor_dtypes(self_dtypes)))
+#define EMBER_REGISTER_STRIDED_KERNEL(name, fn, self_dtypes)                           \
+  EMBER_REGISTER_ENTRY_(name, (::ember::make_kernel_entry<decltype(&fn), &fn>(          \
+                                  name, ::ember::detail::selected_dtypes(name, self_dtypes), \
+                                  true,                                                  \
+                                  ::ember::detail::selected_dtypes(                      \
+                                      name, ::ember::default_tensor_dtypes(self_dtypes)))))
 
 // A kernel whose tensors other than self may have the dtypes in
 // `tensor_dtypes` (a real self with a complex out: view_as_complex, _fft_r2c).
-#define EMBER_REGISTER_KERNEL_DTYPES(name, fn, self_dtypes, tensor_dtypes)        \
-  static const ::ember::Error EMBER_CONCAT_(ember_kernel_reg_, __LINE__) =        \
-      ::ember::register_kernel(::ember::make_kernel_entry<decltype(&fn), &fn>(    \
-          name, (self_dtypes), false, (tensor_dtypes)))
+#define EMBER_REGISTER_KERNEL_DTYPES(name, fn, self_dtypes, tensor_dtypes)             \
+  EMBER_REGISTER_ENTRY_(name, (::ember::make_kernel_entry<decltype(&fn), &fn>(          \
+                                  name, ::ember::detail::selected_dtypes(name, self_dtypes), \
+                                  false, ::ember::detail::selected_dtypes(name, tensor_dtypes))))
 
 // A kernel that needs scratch memory: `temp_bytes(args)` says how much, at load.
-#define EMBER_REGISTER_KERNEL_WITH_TEMP(name, fn, self_dtypes, tensor_dtypes, temp_bytes) \
-  static const ::ember::Error EMBER_CONCAT_(ember_kernel_reg_, __LINE__) =                \
-      ::ember::register_kernel(::ember::make_kernel_entry<decltype(&fn), &fn>(            \
-          name, (self_dtypes), false, (tensor_dtypes), ::ember::KernelRank::Portable,     \
-          (temp_bytes)))
+#define EMBER_REGISTER_KERNEL_WITH_TEMP(name, fn, self_dtypes, tensor_dtypes, temp_bytes)   \
+  EMBER_REGISTER_ENTRY_(name, (::ember::make_kernel_entry<decltype(&fn), &fn>(               \
+                                  name, ::ember::detail::selected_dtypes(name, self_dtypes),  \
+                                  false, ::ember::detail::selected_dtypes(name, tensor_dtypes), \
+                                  ::ember::KernelRank::Portable, (temp_bytes))))
 
 // Registers an optimized kernel: it outranks the portable kernel of the same
 // name, so it is the one found whatever order the libraries initialize in. It
 // must declare the same dtypes as the portable kernel it replaces (calling
 // that kernel for the cases it does not speed up), so that load-time dtype
 // checks do not depend on which libraries are linked.
-#define EMBER_REGISTER_OPTIMIZED_KERNEL(name, fn, self_dtypes)                    \
-  static const ::ember::Error EMBER_CONCAT_(ember_kernel_reg_, __LINE__) =        \
-      ::ember::register_kernel(::ember::make_kernel_entry<decltype(&fn), &fn>(    \
-          name, (self_dtypes), false, ::ember::default_tensor_dtypes(self_dtypes), \
-          ::ember::KernelRank::Optimized))
+#define EMBER_REGISTER_OPTIMIZED_KERNEL(name, fn, self_dtypes)                         \
+  EMBER_REGISTER_ENTRY_(name, (::ember::make_kernel_entry<decltype(&fn), &fn>(          \
+                                  name, ::ember::detail::selected_dtypes(name, self_dtypes), \
+                                  false,                                                 \
+                                  ::ember::detail::selected_dtypes(                      \
+                                      name, ::ember::default_tensor_dtypes(self_dtypes)),    \
+                                  ::ember::KernelRank::Optimized)))

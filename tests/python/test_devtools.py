@@ -254,6 +254,16 @@ def test_cli_validate_exit_status(tmp_path, capsys):
     assert "first divergence: sigmoid" in out and f"{THIS_FILE}:" in out
 
 
+def test_perturbing_one_kernel_after_another_keeps_both():
+    # A restore puts the library's own entry back: perturbing a second kernel
+    # must not change what the first one's name finds.
+    for name in ("aten::mul.out", "aten::sigmoid.out"):
+        _C.perturb_kernel(name, 1.0)
+        _C.restore_perturbed_kernel()
+    kernels = _C.registered_kernels()
+    assert "aten::mul.out" in kernels and "aten::sigmoid.out" in kernels
+
+
 def test_perturb_unknown_kernel_is_an_error():
     with pytest.raises(ValueError, match="aten::no_such_op.out"):
         _C.perturb_kernel("aten::no_such_op.out", 1.0)

@@ -7,6 +7,7 @@
 #include "backends/cpu/runtime/profile.h"
 #include "backends/cpu/schema/cpu_delegate_generated.h"
 #include "runtime/core/log.h"
+#include "runtime/kernel/kernel_selection.h"
 
 namespace ember::cpu {
 namespace {
@@ -15,34 +16,54 @@ constexpr const char* kName = CpuBackend::kName;
 
 using Factory = Result<CpuOp*> (*)(const BuildContext&, const cpu_fb::Op*);
 
+// Whether this build has op kind `kind`: a selective build (docs/size.md)
+// compiles only the kinds its programs' blobs use, so the factories of the
+// others are never referenced and the linker drops them with their kernels.
+constexpr bool kind_built(const char* kind) {
+#if defined(EMBER_SELECTED_KERNELS_HEADER)
+  for (size_t i = 0; i < selection::kNumSelectedCpuOps; ++i) {
+    if (selection::names_equal(selection::kSelectedCpuOps[i], kind)) return true;
+  }
+  return false;
+#else
+  return kind != nullptr;
+#endif
+}
+
+#define EMBER_CPU_OP_KIND_(kind, factory) \
+  case cpu_fb::OpParams::kind:            \
+    return kind_built(#kind) ? factory : nullptr;
+
+// Null for a kind this build lacks or that does not exist.
 Factory factory_for(cpu_fb::OpParams type) {
   switch (type) {
-    case cpu_fb::OpParams::Linear: return make_linear;
-    case cpu_fb::OpParams::Conv2d: return make_conv2d;
-    case cpu_fb::OpParams::Binary: return make_binary;
-    case cpu_fb::OpParams::Unary: return make_unary;
-    case cpu_fb::OpParams::ToLayout: return make_to_layout;
-    case cpu_fb::OpParams::Reshape: return make_reshape;
-    case cpu_fb::OpParams::Softmax: return make_softmax;
-    case cpu_fb::OpParams::LayerNorm: return make_layer_norm;
-    case cpu_fb::OpParams::Pool2d: return make_pool2d;
-    case cpu_fb::OpParams::AdaptiveAvgPool2d: return make_adaptive_avg_pool2d;
-    case cpu_fb::OpParams::Reduce: return make_reduce;
-    case cpu_fb::OpParams::Permute: return make_permute;
-    case cpu_fb::OpParams::Concat: return make_concat;
-    case cpu_fb::OpParams::Embedding: return make_embedding;
-    case cpu_fb::OpParams::MatMul: return make_matmul;
-    case cpu_fb::OpParams::Attention: return make_attention;
-    case cpu_fb::OpParams::Pad: return make_pad;
-    case cpu_fb::OpParams::QLinear: return make_qlinear;
-    case cpu_fb::OpParams::Qs8Convert: return make_qs8_convert;
-    case cpu_fb::OpParams::Qs8Conv2d: return make_qs8_conv2d;
-    case cpu_fb::OpParams::Qs8Linear: return make_qs8_linear;
-    case cpu_fb::OpParams::Qs8Binary: return make_qs8_binary;
-    case cpu_fb::OpParams::Qd8Linear: return make_qd8_linear;
+    EMBER_CPU_OP_KIND_(Linear, make_linear)
+    EMBER_CPU_OP_KIND_(Conv2d, make_conv2d)
+    EMBER_CPU_OP_KIND_(Binary, make_binary)
+    EMBER_CPU_OP_KIND_(Unary, make_unary)
+    EMBER_CPU_OP_KIND_(ToLayout, make_to_layout)
+    EMBER_CPU_OP_KIND_(Reshape, make_reshape)
+    EMBER_CPU_OP_KIND_(Softmax, make_softmax)
+    EMBER_CPU_OP_KIND_(LayerNorm, make_layer_norm)
+    EMBER_CPU_OP_KIND_(Pool2d, make_pool2d)
+    EMBER_CPU_OP_KIND_(AdaptiveAvgPool2d, make_adaptive_avg_pool2d)
+    EMBER_CPU_OP_KIND_(Reduce, make_reduce)
+    EMBER_CPU_OP_KIND_(Permute, make_permute)
+    EMBER_CPU_OP_KIND_(Concat, make_concat)
+    EMBER_CPU_OP_KIND_(Embedding, make_embedding)
+    EMBER_CPU_OP_KIND_(MatMul, make_matmul)
+    EMBER_CPU_OP_KIND_(Attention, make_attention)
+    EMBER_CPU_OP_KIND_(Pad, make_pad)
+    EMBER_CPU_OP_KIND_(QLinear, make_qlinear)
+    EMBER_CPU_OP_KIND_(Qs8Convert, make_qs8_convert)
+    EMBER_CPU_OP_KIND_(Qs8Conv2d, make_qs8_conv2d)
+    EMBER_CPU_OP_KIND_(Qs8Linear, make_qs8_linear)
+    EMBER_CPU_OP_KIND_(Qs8Binary, make_qs8_binary)
+    EMBER_CPU_OP_KIND_(Qd8Linear, make_qd8_linear)
     default: return nullptr;
   }
 }
+#undef EMBER_CPU_OP_KIND_
 
 // The ops that read or write int8 values (checked, each, by its factory);
 // any other op given one would read it as wider elements, past its end.
@@ -208,8 +229,13 @@ Result<DelegateHandle*> CpuBackend::init(BackendInitContext& context, FreeableBu
     const cpu_fb::Op* op = ops->Get(static_cast<flatbuffers::uoffset_t>(i));
     const Factory factory = factory_for(op->params_type());
     if (factory == nullptr) {
-      EMBER_LOG(Error, "%s: op %zu has unknown kind %d", kName, i,
-                static_cast<int>(op->params_type()));
+      const char* kind = cpu_fb::EnumNameOpParams(op->params_type());
+      if (kind[0] != '\0') {
+        EMBER_LOG(Error, "%s: op %zu (%s) is not in this selective build", kName, i, kind);
+      } else {
+        EMBER_LOG(Error, "%s: op %zu has unknown kind %d", kName, i,
+                  static_cast<int>(op->params_type()));
+      }
       err = Error::InvalidProgram;
       break;
     }

@@ -85,11 +85,17 @@ void fill_two_out(KernelContext& ctx, const Tensor& in, Tensor& out) {
   out.mutable_data_ptr<float>()[0] = 2.0f;
 }
 
-KernelEntry ranked_entry(const char* name, bool two, KernelRank rank) {
-  return two ? make_kernel_entry<decltype(&fill_two_out), &fill_two_out>(
-                   name, kAllTypes, false, kAllTypes, rank)
-             : make_kernel_entry<decltype(&fill_one_out), &fill_one_out>(
-                   name, kAllTypes, false, kAllTypes, rank);
+// The registry keeps a pointer to each entry, so they live in a static pool.
+const KernelEntry& ranked_entry(const char* name, bool two, KernelRank rank) {
+  static KernelEntry pool[32];
+  static size_t used = 0;
+  EXPECT_LT(used, 32u);
+  KernelEntry& entry = pool[used++ % 32];
+  entry = two ? make_kernel_entry<decltype(&fill_two_out), &fill_two_out>(
+                    name, kAllTypes, false, kAllTypes, rank)
+              : make_kernel_entry<decltype(&fill_one_out), &fill_one_out>(
+                    name, kAllTypes, false, kAllTypes, rank);
+  return entry;
 }
 
 // Which of the two kernels `name` runs.
