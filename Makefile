@@ -32,7 +32,7 @@ AARCH64_CTEST ?=
 .PHONY: all setup build test test-all test-cpp test-python demo bench clean asan tsan fuzz soak \
         llm-chat bench-llm bench-llm-setup \
         test-aarch64 aarch64-tools aarch64-build-and-test \
-        test-aarch64-quick-if-available aarch64-quick
+        test-aarch64-quick-if-available aarch64-quick size test-size
 
 all: build
 
@@ -76,7 +76,20 @@ test-python: build
 	@printf '\n==> %s\n' "Python tests (pytest, against PyTorch eager)"
 	$(PY) -m pytest -q
 
-test: test-cpp test-python test-aarch64-quick-if-available
+test: test-cpp test-python test-size test-aarch64-quick-if-available
+
+# Right-sized builds (docs/size.md). `make size` prints what each component
+# of the reference programs costs (MobileNetV2 portable-only and with the CPU
+# backend, the whole portable library); `make size PTE=my.pte` builds and
+# sizes a runtime selected for your own program. `make test-size` is the
+# size gate: it fails when the core or the reference program outgrows
+# tests/size/budgets.json (about a minute with a warm ccache).
+PTE ?=
+size: build
+	$(PY) tools/size_builds.py $(if $(PTE),$(foreach p,$(PTE),--pte $(p)) --detail,--cpu --full --check)
+test-size: build
+	@printf '\n==> %s\n' "size gate: a selective -Oz build of the core and MobileNetV2 against tests/size/budgets.json"
+	$(PY) tools/size_builds.py --check
 
 # Everything, including the slow suites (whole op matrix, model zoo).
 test-all: build
