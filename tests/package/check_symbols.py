@@ -21,13 +21,13 @@ SYMBOLS = ROOT / "extension" / "c_api" / "ember.symbols"
 C_TEST = Path(__file__).resolve().parent / "c_api_test.c"
 
 
-def header_functions(header: Path = HEADER) -> list[str]:
+def header_functions(header: Path) -> list[str]:
     """The functions ember.h declares (EMBER_API ... name(...))."""
     text = header.read_text()
     return re.findall(r"^EMBER_API\b[^(;]*?\b(ember_\w+)\(", text, flags=re.MULTILINE)
 
 
-def listed_symbols(symbols: Path = SYMBOLS) -> list[str]:
+def listed_symbols(symbols: Path) -> list[str]:
     return [line.strip() for line in symbols.read_text().splitlines()
             if line.strip() and not line.startswith("#")]
 
@@ -54,10 +54,13 @@ def versions(library: Path) -> set[str]:
     return {m.group(1) for m in re.finditer(r"\s(EMBER_\d+)\s+ember_\w+$", out, re.MULTILINE)}
 
 
-def problems(library: Path | None = None) -> list[str]:
+def problems(library: Path | None = None, header: Path = HEADER,
+             symbols: Path = SYMBOLS) -> list[str]:
+    """Every disagreement between the header, the list, the C test and (when
+    given) the library, as one line each."""
     found: list[str] = []
-    listed = listed_symbols()
-    declared = header_functions()
+    listed = listed_symbols(symbols)
+    declared = header_functions(header)
     if len(set(listed)) != len(listed):
         found.append("ember.symbols lists a function twice")
     for name in sorted(set(declared) - set(listed)):
@@ -76,7 +79,7 @@ def problems(library: Path | None = None) -> list[str]:
             found.append(f"{library.name} exports {name}, which ember.symbols does not list")
         for name in sorted(others):
             found.append(f"{library.name} exports {name}, which is not part of the C ABI")
-        major = re.search(r"#define EMBER_ABI_VERSION_MAJOR (\d+)", HEADER.read_text()).group(1)
+        major = re.search(r"#define EMBER_ABI_VERSION_MAJOR (\d+)", header.read_text()).group(1)
         if versions(library) != {f"EMBER_{major}"}:
             found.append(f"{library.name}: functions carry versions {sorted(versions(library))}, "
                          f"expected EMBER_{major}")
@@ -91,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     for line in found:
         print(f"check_symbols: {line}", file=sys.stderr)
     if not found:
-        print(f"check_symbols: {len(listed_symbols())} functions: header, list"
+        print(f"check_symbols: {len(listed_symbols(SYMBOLS))} functions: header, list"
               f"{', library' if args.library else ''} and C test agree")
     return 1 if found else 0
 

@@ -235,9 +235,8 @@ def test_symbols_match_the_committed_list(prefix: Path):
     symbols = ROOT / "extension" / "c_api" / "ember.symbols"
     if not symbols.exists():  # run from a copy outside the tree (make test-wheel)
         symbols = HERE / "ember.symbols"
-    check_symbols.SYMBOLS = symbols
-    check_symbols.HEADER = prefix / "include" / "ember" / "ember.h"
-    assert check_symbols.problems(_library(prefix)) == []
+    header = prefix / "include" / "ember" / "ember.h"
+    assert check_symbols.problems(_library(prefix), header=header, symbols=symbols) == []
 
 
 def test_library_needs_only_the_c_and_cpp_runtimes(prefix: Path):
