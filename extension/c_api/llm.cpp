@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "backends/cpu/runtime/cpu_backend.h"
 #include "extension/c_api/options.h"
 #include "extension/c_api/program.h"
 #include "extension/c_api/status.h"
@@ -67,10 +66,15 @@ llm::TokenTextCallback token_callback(ember_token_callback callback, void* user_
 // Checks the arguments every generation call shares, then runs `generate`
 // and reports its statistics.
 template <typename Generate>
-ember_status run_generation(ember_llm* llm, const ember_generate_options* options,
-                            ember_generate_stats* stats, const char* function,
-                            const Generate& generate) {
+ember_status run_generation(ember_llm* llm, bool needs_tokenizer,
+                            const ember_generate_options* options, ember_generate_stats* stats,
+                            const char* function, const Generate& generate) {
   if (llm == nullptr) return fail(EMBER_ERROR_INVALID_ARGUMENT, "%s: llm is NULL", function);
+  if (needs_tokenizer && !llm->runner) {
+    return fail(EMBER_ERROR_INVALID_STATE,
+                "%s: this llm was loaded without a tokenizer: use ember_llm_generate_tokens",
+                function);
+  }
   llm::GenerationConfig config;
   ember_status status = generation_config(options, function, &config);
   if (status != EMBER_OK) return status;
@@ -97,13 +101,6 @@ ember_status run_generation(ember_llm* llm, const ember_generate_options* option
   return write_struct(out, "ember_generate_stats", "EMBER_GENERATE_STATS_INIT", stats);
 }
 
-ember_status require_tokenizer(const ember_llm* llm, const char* function) {
-  if (llm->runner) return EMBER_OK;
-  return fail(EMBER_ERROR_INVALID_STATE,
-              "%s: this llm was loaded without a tokenizer: use ember_llm_generate_tokens",
-              function);
-}
-
 }  // namespace
 }  // namespace ember::c_api
 
@@ -118,10 +115,8 @@ ember_status ember_llm_load(const char* program_path, const char* tokenizer_path
   EMBER_C_REQUIRE(out, kFn);
   ember::ModuleOptions module_options;
   uint32_t flags = 0;
-  ember_status status = ember::c_api::module_options(options, kFn, &module_options, &flags);
+  ember_status status = ember::c_api::begin_load(options, kFn, &module_options, &flags);
   if (status != EMBER_OK) return status;
-  ember::cpu::register_cpu_backend();
-  ember::clear_last_error_message();
   std::unique_ptr<ember_llm> llm(new (std::nothrow) ember_llm());
   if (!llm) return fail(EMBER_ERROR_MEMORY_ALLOCATION_FAILED, "%s: out of memory", kFn);
   char what[512];
@@ -163,11 +158,8 @@ ember_status ember_llm_generate(ember_llm* llm, const char* prompt,
                                 ember_token_callback callback, void* user_data,
                                 ember_generate_stats* stats) {
   constexpr const char* kFn = "ember_llm_generate";
-  EMBER_C_REQUIRE(llm, kFn);
   EMBER_C_REQUIRE(prompt, kFn);
-  ember_status status = ember::c_api::require_tokenizer(llm, kFn);
-  if (status != EMBER_OK) return status;
-  return ember::c_api::run_generation(llm, options, stats, kFn, [&](const auto& config) {
+  return ember::c_api::run_generation(llm, true, options, stats, kFn, [&](const auto& config) {
     return llm->runner->complete(prompt, config,
                                  ember::c_api::token_callback(callback, user_data, true));
   });
@@ -177,11 +169,8 @@ ember_status ember_llm_chat(ember_llm* llm, const char* message, const char* sys
                             const ember_generate_options* options, ember_token_callback callback,
                             void* user_data, ember_generate_stats* stats) {
   constexpr const char* kFn = "ember_llm_chat";
-  EMBER_C_REQUIRE(llm, kFn);
   EMBER_C_REQUIRE(message, kFn);
-  ember_status status = ember::c_api::require_tokenizer(llm, kFn);
-  if (status != EMBER_OK) return status;
-  return ember::c_api::run_generation(llm, options, stats, kFn, [&](const auto& config) {
+  return ember::c_api::run_generation(llm, true, options, stats, kFn, [&](const auto& config) {
     return llm->runner->chat(message, system != nullptr ? system : "", config,
                              ember::c_api::token_callback(callback, user_data, true));
   });
@@ -192,12 +181,11 @@ ember_status ember_llm_generate_tokens(ember_llm* llm, const int32_t* prompt, si
                                        ember_token_callback callback, void* user_data,
                                        ember_generate_stats* stats) {
   constexpr const char* kFn = "ember_llm_generate_tokens";
-  EMBER_C_REQUIRE(llm, kFn);
   EMBER_C_REQUIRE(prompt, kFn);
   if (prompt_size == 0) return fail(EMBER_ERROR_INVALID_ARGUMENT, "%s: the prompt is empty", kFn);
   const std::vector<int32_t> ids(prompt, prompt + prompt_size);
   return ember::c_api::run_generation(
-      llm, options, stats, kFn,
+      llm, false, options, stats, kFn,
       [&](const ember::llm::GenerationConfig& config) -> ember::Result<ember::llm::GenerationStats> {
         if (llm->runner) {
           return llm->runner->generate(ids, config,

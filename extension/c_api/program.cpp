@@ -2,6 +2,8 @@
 // "methods"), over the C++ Module.
 #include "extension/c_api/program.h"
 
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <new>
 
@@ -12,8 +14,8 @@
 
 namespace ember::c_api {
 
-ember_status module_options(const ember_load_options* given, const char* function,
-                            ModuleOptions* options, uint32_t* flags) {
+ember_status begin_load(const ember_load_options* given, const char* function,
+                        ModuleOptions* options, uint32_t* flags) {
   ember_load_options o = EMBER_LOAD_OPTIONS_INIT;
   const ember_status status =
       read_struct(given, "ember_load_options", "EMBER_LOAD_OPTIONS_INIT", &o);
@@ -25,12 +27,21 @@ ember_status module_options(const ember_load_options* given, const char* functio
                 "%d.%d) does not know", function, o.flags & ~kKnownFlags, o.reserved,
                 EMBER_ABI_VERSION_MAJOR, EMBER_ABI_VERSION_MINOR);
   }
+  constexpr uint32_t kMaxThreads = 1024;  // a pool that size is a mistake, not a setting
+  if (o.num_threads > kMaxThreads) {
+    return fail(EMBER_ERROR_INVALID_ARGUMENT, "%s: num_threads is %u, more than %u", function,
+                o.num_threads, kMaxThreads);
+  }
   options->num_threads = o.num_threads;
-  options->max_memory_bytes = static_cast<size_t>(o.max_memory_bytes);
+  options->max_memory_bytes = o.max_memory_bytes > SIZE_MAX
+                                  ? SIZE_MAX
+                                  : static_cast<size_t>(o.max_memory_bytes);
   options->max_instructions = o.max_instructions;
   options->load_mode =
       (o.flags & EMBER_LOAD_NO_MMAP) != 0 ? ModuleOptions::LoadMode::File : ModuleOptions::LoadMode::Mmap;
   *flags = o.flags;
+  cpu::register_cpu_backend();
+  clear_last_error_message();
   return EMBER_OK;
 }
 
@@ -91,6 +102,39 @@ ember_status check_index(size_t index, size_t count, const char* function, const
               method->name.c_str(), count, what, count == 1 ? "" : "s", index);
 }
 
+ember_status not_a_tensor(const char* function, const char* what, size_t index,
+                          const ember_method* method) {
+  return fail(EMBER_ERROR_INVALID_TYPE, "%s: %s %zu of '%s' is not a tensor", function, what,
+              index, method->name.c_str());
+}
+
+// The metadata tensor of input or output `index`.
+ember_status value_meta(const ember_method* method, size_t index, bool input,
+                        const char* function, const ember_tensor** out) {
+  EMBER_C_REQUIRE(method, function);
+  EMBER_C_REQUIRE(out, function);
+  const char* what = input ? "input" : "output";
+  ember_status status =
+      check_index(index, input ? method->num_inputs : method->num_outputs, function, what, method);
+  if (status != EMBER_OK) return status;
+  if (!(input ? method->input_is_tensor : method->output_is_tensor)[index]) {
+    return not_a_tensor(function, what, index, method);
+  }
+  *out = &(input ? method->input_meta : method->output_meta)[index];
+  return EMBER_OK;
+}
+
+// Output `index` of the last execute exists.
+ember_status check_output(const ember_method* method, size_t index, const char* function) {
+  ember_status status = check_index(index, method->num_outputs, function, "output", method);
+  if (status != EMBER_OK) return status;
+  if (!method->executed) {
+    return fail(EMBER_ERROR_INVALID_STATE, "%s: '%s' has not executed yet", function,
+                method->name.c_str());
+  }
+  return EMBER_OK;
+}
+
 // Whether `t` fits input `index` as the method declares it: the dtype and
 // rank, static dims exactly and dynamic dims within their bound.
 ember_status check_input(const ember_method* m, size_t index, const Tensor& t) {
@@ -121,6 +165,7 @@ ember_status check_input(const ember_method* m, size_t index, const Tensor& t) {
 
 using ember::c_api::check_index;
 using ember::c_api::fail;
+using ember::c_api::not_a_tensor;
 using ember::c_api::fail_runtime;
 
 extern "C" {
@@ -132,10 +177,8 @@ ember_status ember_program_load_file(const char* path, const ember_load_options*
   EMBER_C_REQUIRE(out, kFn);
   ember::ModuleOptions module_options;
   uint32_t flags = 0;
-  ember_status status = ember::c_api::module_options(options, kFn, &module_options, &flags);
+  ember_status status = ember::c_api::begin_load(options, kFn, &module_options, &flags);
   if (status != EMBER_OK) return status;
-  ember::cpu::register_cpu_backend();
-  ember::clear_last_error_message();
   char what[512];
   std::snprintf(what, sizeof(what), "%s: cannot load %s", kFn, path);
   return ember::c_api::finish_load(ember::Module::load(path, module_options), nullptr, what, out);
@@ -148,7 +191,7 @@ ember_status ember_program_load_buffer(const void* data, size_t size,
   EMBER_C_REQUIRE(out, kFn);
   ember::ModuleOptions module_options;
   uint32_t flags = 0;
-  ember_status status = ember::c_api::module_options(options, kFn, &module_options, &flags);
+  ember_status status = ember::c_api::begin_load(options, kFn, &module_options, &flags);
   if (status != EMBER_OK) return status;
   std::unique_ptr<uint8_t[]> copy;
   if ((flags & EMBER_LOAD_BORROW_BUFFER) == 0) {
@@ -160,8 +203,6 @@ ember_status ember_program_load_buffer(const void* data, size_t size,
     std::memcpy(copy.get(), data, size);
     data = copy.get();
   }
-  ember::cpu::register_cpu_backend();
-  ember::clear_last_error_message();
   char what[128];
   std::snprintf(what, sizeof(what), "%s: cannot load %zu bytes", kFn, size);
   return ember::c_api::finish_load(ember::Module::load_buffer(data, size, module_options),
@@ -266,32 +307,12 @@ ember_status ember_method_input_name(const ember_method* method, size_t index, c
 
 ember_status ember_method_input_meta(const ember_method* method, size_t index,
                                      const ember_tensor** out) {
-  constexpr const char* kFn = "ember_method_input_meta";
-  EMBER_C_REQUIRE(method, kFn);
-  EMBER_C_REQUIRE(out, kFn);
-  ember_status status = check_index(index, method->num_inputs, kFn, "input", method);
-  if (status != EMBER_OK) return status;
-  if (!method->input_is_tensor[index]) {
-    return fail(EMBER_ERROR_INVALID_TYPE, "%s: input %zu of '%s' is not a tensor", kFn, index,
-                method->name.c_str());
-  }
-  *out = &method->input_meta[index];
-  return EMBER_OK;
+  return ember::c_api::value_meta(method, index, true, "ember_method_input_meta", out);
 }
 
 ember_status ember_method_output_meta(const ember_method* method, size_t index,
                                       const ember_tensor** out) {
-  constexpr const char* kFn = "ember_method_output_meta";
-  EMBER_C_REQUIRE(method, kFn);
-  EMBER_C_REQUIRE(out, kFn);
-  ember_status status = check_index(index, method->num_outputs, kFn, "output", method);
-  if (status != EMBER_OK) return status;
-  if (!method->output_is_tensor[index]) {
-    return fail(EMBER_ERROR_INVALID_TYPE, "%s: output %zu of '%s' is not a tensor", kFn, index,
-                method->name.c_str());
-  }
-  *out = &method->output_meta[index];
-  return EMBER_OK;
+  return ember::c_api::value_meta(method, index, false, "ember_method_output_meta", out);
 }
 
 ember_status ember_method_set_input(ember_method* method, size_t index,
@@ -301,10 +322,7 @@ ember_status ember_method_set_input(ember_method* method, size_t index,
   EMBER_C_REQUIRE(tensor, kFn);
   ember_status status = check_index(index, method->num_inputs, kFn, "input", method);
   if (status != EMBER_OK) return status;
-  if (!method->input_is_tensor[index]) {
-    return fail(EMBER_ERROR_INVALID_TYPE, "%s: input %zu of '%s' is not a tensor", kFn, index,
-                method->name.c_str());
-  }
+  if (!method->input_is_tensor[index]) return not_a_tensor(kFn, "input", index, method);
   if (tensor->kind == ember_tensor::Kind::Meta) {
     return fail(EMBER_ERROR_INVALID_ARGUMENT, "%s: a metadata tensor has no data to run on", kFn);
   }
@@ -357,16 +375,9 @@ ember_status ember_method_get_output(const ember_method* method, size_t index,
   constexpr const char* kFn = "ember_method_get_output";
   EMBER_C_REQUIRE(method, kFn);
   EMBER_C_REQUIRE(out, kFn);
-  ember_status status = check_index(index, method->num_outputs, kFn, "output", method);
+  ember_status status = ember::c_api::check_output(method, index, kFn);
   if (status != EMBER_OK) return status;
-  if (!method->executed) {
-    return fail(EMBER_ERROR_INVALID_STATE, "%s: '%s' has not executed yet", kFn,
-                method->name.c_str());
-  }
-  if (method->outputs[index].view == nullptr) {
-    return fail(EMBER_ERROR_INVALID_TYPE, "%s: output %zu of '%s' is not a tensor", kFn, index,
-                method->name.c_str());
-  }
+  if (method->outputs[index].view == nullptr) return not_a_tensor(kFn, "output", index, method);
   *out = &method->outputs[index];
   return EMBER_OK;
 }
@@ -375,12 +386,8 @@ ember_status ember_method_get_output_int(const ember_method* method, size_t inde
   constexpr const char* kFn = "ember_method_get_output_int";
   EMBER_C_REQUIRE(method, kFn);
   EMBER_C_REQUIRE(out, kFn);
-  ember_status status = check_index(index, method->num_outputs, kFn, "output", method);
+  ember_status status = ember::c_api::check_output(method, index, kFn);
   if (status != EMBER_OK) return status;
-  if (!method->executed) {
-    return fail(EMBER_ERROR_INVALID_STATE, "%s: '%s' has not executed yet", kFn,
-                method->name.c_str());
-  }
   const ember::EValue& value = method->method->output(index);
   if (!value.is_int() && !value.is_bool()) {
     return fail(EMBER_ERROR_INVALID_TYPE, "%s: output %zu of '%s' is not an int or a bool", kFn,

@@ -40,7 +40,8 @@ struct ember_program {
 };
 
 namespace ember::c_api {
-// ember_load_options as ModuleOptions (after checking them).
-ember_status module_options(const ember_load_options* given, const char* function,
-                            ModuleOptions* options, uint32_t* flags);
+// What every load does first: `given` (checked) as ModuleOptions and flags,
+// the CPU backend registered, the thread's runtime message cleared.
+ember_status begin_load(const ember_load_options* given, const char* function,
+                        ModuleOptions* options, uint32_t* flags);
 }  // namespace ember::c_api
