@@ -30,7 +30,8 @@ AARCH64_TOOLS := aarch64-linux-gnu-g++ qemu-aarch64
 AARCH64_CTEST ?=
 
 .PHONY: all setup build test test-all test-cpp test-python demo bench clean asan tsan fuzz soak \
-        llm-chat bench-llm bench-llm-setup \
+        llm-chat bench-llm bench-llm-setup install test-package wheel test-wheel models \
+        smollm2-cpu efficientnet-cpu efficientnet-portable \
         test-aarch64 aarch64-tools aarch64-build-and-test \
         test-aarch64-quick-if-available aarch64-quick size test-size
 
@@ -76,7 +77,7 @@ test-python: build
 	@printf '\n==> %s\n' "Python tests (pytest, against PyTorch eager)"
 	$(PY) -m pytest -q
 
-test: test-cpp test-python test-size test-aarch64-quick-if-available
+test: test-cpp test-python test-package test-size test-aarch64-quick-if-available
 
 # Right-sized builds (docs/size.md). `make size` prints what each component
 # of the reference programs costs (MobileNetV2 portable-only and with the CPU
@@ -214,16 +215,77 @@ demo: build
 	@printf '\n==> %s\n' "EfficientNet-Lite0 in float and int8 on real photographs, on the C++ runtime"
 	$(PY) examples/demo.py
 
+# --- one target per model and backend: <model>-<backend> builds the runtime,
+# exports the model (again when the exporter changed) and runs it. Later
+# targets (a board, a GPU backend, the web) follow the same pattern.
+models:
+	@echo "make smollm2-cpu          SmolLM2-135M-Instruct, 4-bit, chat on the C++ runner (ember_llm)"
+	@echo "make efficientnet-cpu     EfficientNet-Lite0 on the CPU backend, real photographs (ember_run)"
+	@echo "make efficientnet-portable  the same on the portable kernels only"
+EXPORTER_SOURCES := $(shell find python/ember -name '*.py' 2>/dev/null)
+
 # SmolLM2-135M-Instruct: export it with 4-bit weights (the GGUF's own blocks)
 # and chat with it on the C++ runner, one user turn per line of input.
 LLM_PTE := out/smollm2_4bit.pte
-$(LLM_PTE): | build
+$(LLM_PTE): $(EXPORTER_SOURCES) | build
 	@mkdir -p out
 	@printf '\n==> %s\n' "exporting SmolLM2-135M-Instruct (4-bit) to $(LLM_PTE)"
 	$(VENV)/bin/ember llm export --gguf smollm2 --quant 4bit -o $(LLM_PTE)
-llm-chat: build $(LLM_PTE)
-	@printf '\n==> %s\n' "chatting with SmolLM2 (type a message, Ctrl-D to end)"
+smollm2-cpu: build $(LLM_PTE)
+	@printf '\n==> %s\n' "chatting with SmolLM2 ($(LLM_PTE)) on $(BUILD)/ember_llm: type a message, Ctrl-D to end"
 	$(BUILD)/ember_llm $(LLM_PTE) --chat --threads 2
+llm-chat: smollm2-cpu
+
+# EfficientNet-Lite0 with its trained ImageNet weights, classifying
+# scikit-image's photographs on ember_run, checked against PyTorch eager.
+EFFNET_CPU_PTE := out/efficientnet_lite0_cpu.pte
+EFFNET_PORTABLE_PTE := out/efficientnet_lite0_portable.pte
+$(EFFNET_CPU_PTE) $(EFFNET_PORTABLE_PTE): out/efficientnet_lite0_%.pte: $(EXPORTER_SOURCES) \
+    examples/efficientnet_lite.py | build
+	@mkdir -p out
+	@printf '\n==> %s\n' "exporting EfficientNet-Lite0 (float) for the $* backend to $@"
+	$(VENV)/bin/ember export examples/efficientnet_lite.py:efficientnet_lite0 \
+	  --input-shape 1x3x224x224 -o $@ -q $(if $(filter portable,$*),--portable)
+efficientnet-cpu efficientnet-portable: efficientnet-%: build out/efficientnet_lite0_%.pte
+	@printf '\n==> %s\n' "classifying photographs with out/efficientnet_lite0_$*.pte on ember_run"
+	$(PY) examples/classify_photos.py out/efficientnet_lite0_$*.pte
+
+# --- the package (docs/packaging.md) ---
+# The C++ SDK into PREFIX: headers, libraries, libember.so (the C ABI), the
+# CMake package (find_package(ember)) and the tools, from build/py.
+PREFIX ?= /usr/local
+install: build
+	@printf '\n==> %s\n' "installing headers, libraries, the CMake package and the tools into $(PREFIX)"
+	cmake --install $(BUILD) --prefix $(PREFIX) --component sdk
+
+# Part of `make test` (about a minute on top of build/py): the SDK installed
+# into a temporary prefix, the example application and the C ABI's test
+# built against it, the exported symbols against extension/c_api/ember.symbols.
+test-package: build
+	@printf '\n==> %s\n' "the installed package: example app and C ABI test against a temporary prefix"
+	$(PY) -m pytest -q -p no:cacheprovider tests/package
+
+# The wheel: an sdist, then the wheel built from it (python -m build's way),
+# in build/dist. Recompiles everything in build/wheel-src (about 10 minutes on
+# 2 cores with a cold compiler cache, a minute or two with a warm one).
+DIST := build/dist
+wheel: $(DEPS_STAMP)
+	@printf '\n==> %s\n' "[1/2] the sdist (python -m build --sdist) into $(DIST)"
+	rm -rf $(DIST) build/wheel-src && mkdir -p $(DIST) build/wheel-src
+	$(PIP) install -q build
+	$(PY) -m build --sdist --outdir $(DIST) . | tail -1
+	tar -xzf $(DIST)/ember-*.tar.gz -C build/wheel-src
+	@printf '\n==> %s\n' "[2/2] the wheel from the sdist (every C++ file compiled again)"
+	cd build/wheel-src/ember-* && CCACHE_BASEDIR=$$PWD $(CURDIR)/$(PY) -m build --wheel \
+	  --outdir $(CURDIR)/$(DIST) $(SKBUILD_LAUNCHER) . 2>&1 \
+	  | { grep --line-buffered -E '^\s*\[[0-9]+/[0-9]+\]|rror|FAILED|Successfully built' || true; }
+	@ls -l $(DIST)
+
+# The wheel on its own: a fresh venv outside the tree, the tools on PATH,
+# `ember export`, ember_run, ember_llm, the package tests against the
+# wheel's SDK, and `auditwheel show`.
+test-wheel: wheel
+	tests/package/test_wheel.sh $(DIST)/ember-*.whl
 
 # The LLM benchmark against llama.cpp. llama.cpp lives in a benchmark-only
 # venv (never the product's): built from the llama-cpp-python sdist, about

@@ -27,6 +27,11 @@ Result<int64_t> constant(Module& module, const char* name) {
 Result<std::unique_ptr<LlmSession>> LlmSession::load(const char* path, size_t num_threads) {
   ModuleOptions options;
   options.num_threads = num_threads;
+  return load(path, options);
+}
+
+Result<std::unique_ptr<LlmSession>> LlmSession::load(const char* path,
+                                                     const ModuleOptions& options) {
   EMBER_ASSIGN_OR_RETURN(std::unique_ptr<Module> module, Module::load(path, options));
   std::unique_ptr<LlmSession> session(new LlmSession());
   LlmMetadata& m = session->metadata_;

@@ -28,6 +28,8 @@ struct LlmMetadata {
 class LlmSession {
  public:
   static Result<std::unique_ptr<LlmSession>> load(const char* path, size_t num_threads);
+  // With every Module option (the limits of programs the application does not trust).
+  static Result<std::unique_ptr<LlmSession>> load(const char* path, const ModuleOptions& options);
 
   const LlmMetadata& metadata() const { return metadata_; }
   // Tokens in the caches so far.

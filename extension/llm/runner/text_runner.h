@@ -17,12 +17,18 @@ namespace ember {
 namespace llm {
 
 using TextCallback = std::function<void(const std::string& piece)>;
+// Each generated token with the text it completes (whole UTF-8, possibly
+// empty); the text held back at the end comes last with token -1. Returns
+// false to stop.
+using TokenTextCallback = std::function<bool(int32_t token, const std::string& piece)>;
 
 class TextRunner {
  public:
   // The tokenizer path defaults to the program's with a .tokenizer suffix.
   static Result<std::unique_ptr<TextRunner>> load(const char* program, const char* tokenizer,
                                                   size_t num_threads);
+  static Result<std::unique_ptr<TextRunner>> load(const char* program, const char* tokenizer,
+                                                  const ModuleOptions& options);
 
   // Continues `prompt` (with the tokenizer's bos when it adds one).
   Result<GenerationStats> complete(const std::string& prompt, const GenerationConfig& config,
@@ -31,6 +37,15 @@ class TextRunner {
   // prompt) in the chat template, then the assistant's reply.
   Result<GenerationStats> chat(const std::string& message, const std::string& system,
                                const GenerationConfig& config, const TextCallback& on_text);
+  // The same, token by token (the C ABI's callback; it may stop generation).
+  Result<GenerationStats> complete(const std::string& prompt, const GenerationConfig& config,
+                                   const TokenTextCallback& on_token);
+  Result<GenerationStats> chat(const std::string& message, const std::string& system,
+                               const GenerationConfig& config, const TokenTextCallback& on_token);
+  // Continues token ids (not formatted), streaming their text.
+  Result<GenerationStats> generate(const std::vector<int32_t>& prompt,
+                                   const GenerationConfig& config,
+                                   const TokenTextCallback& on_token);
   // A new conversation.
   Error reset();
 
@@ -40,7 +55,9 @@ class TextRunner {
  private:
   TextRunner() = default;
   Result<GenerationStats> run(const std::vector<int32_t>& prompt, const GenerationConfig& config,
-                              const TextCallback& on_text);
+                              const TokenTextCallback& on_token);
+  // The chat turn's text in the template.
+  Result<std::string> chat_text(const std::string& message, const std::string& system);
 
   std::unique_ptr<LlmSession> session_;
   std::unique_ptr<BpeTokenizer> tokenizer_;
