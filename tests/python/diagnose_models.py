@@ -164,6 +164,11 @@ class CondPassThrough(torch.nn.Module):
         return torch.cond(x.sum() > 0, double, same, (x,))  # diagnose: cond-branch-returns-input
 
 
+class VarArgs(torch.nn.Module):
+    def forward(self, *tensors):
+        return tensors[0] + tensors[1]
+
+
 def _dim(name, **bounds):
     return Dim(name, **bounds)
 
@@ -193,6 +198,8 @@ FACTORIES = {
     "bincount": (Bincount, lambda: (torch.randint(0, 5, (16,)),), None),
     "counter": (Counter, lambda: (torch.randn(4),), None),
     "cond_pass_through": (CondPassThrough, lambda: (torch.randn(4),), None),
+    "varargs": (VarArgs, lambda: (torch.randn(3, 4), torch.randn(3, 4)),
+                lambda: ({0: _dim("batch", max=8)}, {0: _dim("batch", max=8)})),
 }
 
 

@@ -35,7 +35,7 @@ from ember.diagnose.report import DiagnosedExportError, Diagnosis, Kind, SafeFix
 from ember.passes.graph import ExportError
 
 __all__ = ["KINDS", "DiagnosedExportError", "Diagnosis", "DoctorReport", "ExportWarning", "Kind",
-           "SafeFix", "doctor", "explain", "lower_or_explain", "set_verbose"]
+           "SafeFix", "doctor", "explain", "lower_or_explain", "set_verbose", "verbose_while"]
 
 _verbose = os.environ.get("EMBER_EXPORT_VERBOSE", "") not in ("", "0")
 
@@ -59,6 +59,17 @@ def set_verbose(verbose: bool) -> None:
 
 def is_verbose() -> bool:
     return _verbose
+
+
+@contextlib.contextmanager
+def verbose_while(verbose: bool) -> Iterator[None]:
+    """Verbose (if `verbose`) for the block only."""
+    previous = _verbose
+    set_verbose(previous or verbose)
+    try:
+        yield
+    finally:
+        set_verbose(previous)
 
 
 @contextlib.contextmanager

@@ -78,6 +78,8 @@ KINDS: dict[str, Kind] = {k.id: k for k in [
     Kind("cond-branch-returns-input", "a torch.cond branch returns its input unchanged",
          "the outputs of a branch must be new tensors; one that passes an operand through "
          "would alias it."),
+    Kind("dynamic-shapes-mismatch", "dynamic_shapes does not match forward's inputs",
+         "dynamic_shapes takes one entry per input of forward, nested as the inputs are."),
     Kind("unknown", "torch.export could not capture the model",
          "Ember does not recognise this failure; the original message follows."),
 ]}
@@ -226,9 +228,15 @@ def _output_type(innermost, message, error, context) -> Diagnosis | None:
         safe_fix=safe)
 
 
+def _forward_of(model: Any) -> Any:
+    """model's forward function, under its decorators."""
+    forward = getattr(type(model), "forward", None) if model is not None else None
+    return inspect.unwrap(forward) if forward is not None else None
+
+
 def _return_line(model: Any) -> Location | None:
     """The last `return` of model.forward, where an output is made."""
-    forward = getattr(type(model), "forward", None) if model is not None else None
+    forward = _forward_of(model)
     try:
         lines, start = inspect.getsourcelines(forward)
         filename = inspect.getsourcefile(forward)
@@ -241,7 +249,7 @@ def _return_line(model: Any) -> Location | None:
 
 
 def _forward_line(model: Any) -> Location | None:
-    forward = getattr(type(model), "forward", None) if model is not None else None
+    forward = _forward_of(model)
     try:
         _, start = inspect.getsourcelines(forward)
         filename = inspect.getsourcefile(forward)
@@ -649,6 +657,20 @@ def _expected_by(model: Any, where: Location | None) -> str:
     return ""
 
 
+def _shapes_mismatch(innermost, message, error, context) -> Diagnosis | None:
+    found = re.search(r"mismatch between the structure of `inputs` and `dynamic_shapes`: "
+                      r"(.+?)(\n|$)", message)
+    if found is None:
+        return None
+    given = len(context.example_inputs)
+    return _diagnosis(
+        "dynamic-shapes-mismatch", _export_call(error),
+        f"{found.group(1).rstrip('.')}. Give one entry per input, in forward's order (None for "
+        "an input with no dynamic dim); a `*args` parameter is one input, a tuple",
+        f"dynamic_shapes=({', '.join(['{0: batch}'] + ['None'] * (given - 1))})",
+        "ember export ... --dynamic-dim INPUT:DIM:MAX (INPUT counts from 0)", message)
+
+
 def _cond_alias(innermost, message, error, context) -> Diagnosis | None:
     found = re.search(r"(cond_true|cond_false)\w* might be aliasing the input", message)
     if found is None:
@@ -688,6 +710,6 @@ def _aliasing_cond(error: BaseException, true_branch: bool) -> Location | None:
 
 _MATCHERS = [_output_type, _wrong_inputs, _numpy, _data_pointer, _constraints, _data_dependent,
              _missing_bound, _unbounded_data, _input_mutation, _non_tensor, _training,
-             _unsupported_op, _attribute, _cond_alias, _eager_fails]
+             _unsupported_op, _attribute, _cond_alias, _shapes_mismatch, _eager_fails]
 
 __all__ = ["KINDS", "Context", "classify", "data_dependent_at", "python_number_at"]
