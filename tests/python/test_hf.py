@@ -315,3 +315,13 @@ def test_whisper_encoder_and_decoder_share_the_cross_attention_cache(tmp_path):
             tokens.append(int(expected.argmax()))
             logits = module.run("decoder", torch.tensor([tokens[-1:]]),
                                 torch.tensor([len(tokens) - 1]))
+
+
+def test_import_ember_and_its_cli_do_not_import_transformers():
+    import sys
+
+    code = ("import sys, ember, ember.cli, ember.hf, ember.hf.tasks\n"
+            "assert 'transformers' not in sys.modules, 'transformers imported'\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=False)
+    assert run.returncode == 0, run.stderr

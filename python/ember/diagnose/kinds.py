@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import inspect
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -128,6 +129,24 @@ def classify(error: BaseException, context: Context) -> Diagnosis:
     return _diagnosis("unknown", location.from_exception(error), "", "", original=original)
 
 
+Matcher = Callable[[BaseException, str, BaseException, Context], "Diagnosis | None"]
+
+
+def _on(pattern: str) -> Callable[..., Matcher]:
+    """A matcher for messages that `pattern` finds: the function gets the match."""
+    compiled = re.compile(pattern, re.MULTILINE)
+
+    def wrap(build: Callable[..., Diagnosis]) -> Matcher:
+        def matcher(innermost: BaseException, message: str, error: BaseException,
+                    context: Context) -> Diagnosis | None:
+            found = compiled.search(message)
+            return None if found is None else build(found, message, error, context)
+
+        return matcher
+
+    return wrap
+
+
 # --- data-dependent values -------------------------------------------------
 
 _DATA_DEPENDENT = re.compile(r"data-dependent expression (.+?) \(unhinted")
@@ -199,13 +218,10 @@ def python_number_at(where: Location | None, message: str = "") -> Diagnosis:
 
 # --- outputs and inputs ----------------------------------------------------
 
-_OUTPUT_TYPE = re.compile(r"Found <class '([\w.]+)'> in output")
 
 
-def _output_type(innermost, message, error, context) -> Diagnosis | None:
-    found = _OUTPUT_TYPE.search(message)
-    if found is None:
-        return None
+@_on(r"Found <class '([\w.]+)'> in output")
+def _output_type(found, message, error, context) -> Diagnosis:
     qualified = found.group(1)
     name = qualified.rsplit(".", 1)[-1]
     where = _return_line(context.model)
@@ -228,34 +244,33 @@ def _output_type(innermost, message, error, context) -> Diagnosis | None:
         safe_fix=safe)
 
 
-def _forward_of(model: Any) -> Any:
-    """model's forward function, under its decorators."""
+def _forward_source(model: Any) -> tuple[str, int, list[str]] | None:
+    """(file, first line, lines) of model's forward, under its decorators."""
     forward = getattr(type(model), "forward", None) if model is not None else None
-    return inspect.unwrap(forward) if forward is not None else None
-
-
-def _return_line(model: Any) -> Location | None:
-    """The last `return` of model.forward, where an output is made."""
-    forward = _forward_of(model)
+    if forward is None:
+        return None
+    forward = inspect.unwrap(forward)
     try:
         lines, start = inspect.getsourcelines(forward)
         filename = inspect.getsourcefile(forward)
     except (OSError, TypeError):
         return None
-    returns = [i for i, line in enumerate(lines) if line.strip().startswith("return")]
-    if not filename:
+    return (filename, start, lines) if filename else None
+
+
+def _return_line(model: Any) -> Location | None:
+    """The last `return` of model.forward, where an output is made."""
+    source = _forward_source(model)
+    if source is None:
         return None
+    filename, start, lines = source
+    returns = [i for i, line in enumerate(lines) if line.strip().startswith("return")]
     return Location(filename, start + (returns[-1] if returns else 0), "forward")
 
 
 def _forward_line(model: Any) -> Location | None:
-    forward = _forward_of(model)
-    try:
-        _, start = inspect.getsourcelines(forward)
-        filename = inspect.getsourcefile(forward)
-    except (OSError, TypeError):
-        return None
-    return Location(filename, start, "forward") if filename else None
+    source = _forward_source(model)
+    return Location(source[0], source[1], "forward") if source else None
 
 
 _ARGUMENTS = re.compile(r"missing (a|\d+) required (positional )?argument|too many positional "
@@ -410,15 +425,11 @@ def _guard_location(context: Context, name: str) -> Location | None:
 
 # --- Ember's own passes ----------------------------------------------------
 
-_NO_BOUND = re.compile(r"^(.*?): dynamic size (.+?) has no upper bound")
-_NO_DATA_BOUND = re.compile(r"^(.*?): the data-dependent size (.+?) has no upper bound")
 _AT = re.compile(r"\(at ([^()]+):(\d+)\)")
 
 
-def _missing_bound(innermost, message, error, context) -> Diagnosis | None:
-    found = _NO_BOUND.search(message)
-    if found is None:
-        return None
+@_on(r"^(.*?): dynamic size (.+?) has no upper bound")
+def _missing_bound(found, message, error, context) -> Diagnosis:
     symbol = found.group(2)
     dims = _symbol_dims(context, symbol)
     where_dim = ", ".join(f"input {i} dim {d}" for i, d in dims) or f"the dim {symbol}"
@@ -468,10 +479,8 @@ def _export_call(error: BaseException) -> Location | None:
     return Location(*calls[-1]) if calls else None
 
 
-def _unbounded_data(innermost, message, error, context) -> Diagnosis | None:
-    found = _NO_DATA_BOUND.search(message)
-    if found is None:
-        return None
+@_on(r"^(.*?): the data-dependent size (.+?) has no upper bound")
+def _unbounded_data(found, message, error, context) -> Diagnosis:
     symbol = found.group(2)
     where, dim = _symbol_origin(context, symbol)
     source = rewrites.source_at(where.filename, where.lineno) if where else None
@@ -518,13 +527,10 @@ def _symbol_origin_of_item(context: Context) -> Location | None:
     return None
 
 
-_MUTATES = re.compile(r"the model mutates its input (\w+)")
 
 
-def _input_mutation(innermost, message, error, context) -> Diagnosis | None:
-    found = _MUTATES.search(message)
-    if found is None:
-        return None
+@_on(r"the model mutates its input (\w+)")
+def _input_mutation(found, message, error, context) -> Diagnosis:
     name = found.group(1)
     where = _mutation_line(context.model, name)
     return _diagnosis(
@@ -556,13 +562,10 @@ def _mutation_line(model: Any, name: str) -> Location | None:
     return forward
 
 
-_NOT_TENSOR = re.compile(r"input (\w+): only tensor inputs are supported, got (.+)$", re.MULTILINE)
 
 
-def _non_tensor(innermost, message, error, context) -> Diagnosis | None:
-    found = _NOT_TENSOR.search(message)
-    if found is None:
-        return None
+@_on(r"input (\w+): only tensor inputs are supported, got (.+)$")
+def _non_tensor(found, message, error, context) -> Diagnosis:
     name, value = found.group(1), found.group(2)
     return _diagnosis(
         "non-tensor-input", _forward_line(context.model),
@@ -600,10 +603,8 @@ def _unsupported_op(innermost, message, error, context) -> Diagnosis | None:
         "express it with supported ops (see docs/ops.md)", "", message)
 
 
-def _attribute(innermost, message, error, context) -> Diagnosis | None:
-    found = re.search(r"The tensor attribute self\.(\w+) was assigned during export", message)
-    if found is None:
-        return None
+@_on(r"The tensor attribute self\.(\w+) was assigned during export")
+def _attribute(found, message, error, context) -> Diagnosis:
     name = found.group(1)
     forward = _forward_line(context.model)
     where = forward
@@ -657,11 +658,8 @@ def _expected_by(model: Any, where: Location | None) -> str:
     return ""
 
 
-def _shapes_mismatch(innermost, message, error, context) -> Diagnosis | None:
-    found = re.search(r"mismatch between the structure of `inputs` and `dynamic_shapes`: "
-                      r"(.+?)(\n|$)", message)
-    if found is None:
-        return None
+@_on(r"mismatch between the structure of `inputs` and `dynamic_shapes`: (.+?)(\n|$)")
+def _shapes_mismatch(found, message, error, context) -> Diagnosis:
     given = len(context.example_inputs)
     return _diagnosis(
         "dynamic-shapes-mismatch", _export_call(error),
@@ -671,10 +669,8 @@ def _shapes_mismatch(innermost, message, error, context) -> Diagnosis | None:
         "ember export ... --dynamic-dim INPUT:DIM:MAX (INPUT counts from 0)", message)
 
 
-def _cond_alias(innermost, message, error, context) -> Diagnosis | None:
-    found = re.search(r"(cond_true|cond_false)\w* might be aliasing the input", message)
-    if found is None:
-        return None
+@_on(r"(cond_true|cond_false)\w* might be aliasing the input")
+def _cond_alias(found, message, error, context) -> Diagnosis:
     branch = "true" if found.group(1) == "cond_true" else "false"
     return _diagnosis(
         "cond-branch-returns-input", _aliasing_cond(error, branch == "true"),
