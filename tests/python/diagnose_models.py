@@ -164,6 +164,21 @@ class CondPassThrough(torch.nn.Module):
         return torch.cond(x.sum() > 0, double, same, (x,))  # diagnose: cond-branch-returns-input
 
 
+@torch.library.custom_op("ember_diagnose_test::scale", mutates_args=())
+def _scale(x: torch.Tensor) -> torch.Tensor:
+    return x * 2
+
+
+@_scale.register_fake
+def _(x):
+    return torch.empty_like(x)
+
+
+class CustomOp(torch.nn.Module):
+    def forward(self, x):
+        return _scale(x) + 1  # diagnose: unsupported-operator
+
+
 class VarArgs(torch.nn.Module):
     def forward(self, *tensors):
         return tensors[0] + tensors[1]
@@ -198,6 +213,7 @@ FACTORIES = {
     "bincount": (Bincount, lambda: (torch.randint(0, 5, (16,)),), None),
     "counter": (Counter, lambda: (torch.randn(4),), None),
     "cond_pass_through": (CondPassThrough, lambda: (torch.randn(4),), None),
+    "custom_op": (CustomOp, lambda: (torch.randn(4),), None),
     "varargs": (VarArgs, lambda: (torch.randn(3, 4), torch.randn(3, 4)),
                 lambda: ({0: _dim("batch", max=8)}, {0: _dim("batch", max=8)})),
 }

@@ -38,6 +38,7 @@ CASES = {
     "bincount": ("unbounded-data-dependent-size", "torch._check(counts.shape[0] <= MAX_SIZE)"),
     "cond_pass_through": ("cond-branch-returns-input", "return x.clone()"),
     "varargs": ("dynamic-shapes-mismatch", "dynamic_shapes=({0: batch}, None)"),
+    "custom_op": ("unsupported-operator", "supported ops (see docs/ops.md)"),
 }
 
 
