@@ -276,7 +276,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --hf: the head to export (default: from config.json)")
     export.add_argument("--max-seq-len", type=int, default=None,
                         help="with --hf: the longest input sequence (text models; default "
-                             "min(128, the model's maximum))")
+                             "min(128, the model's maximum); causal LMs: the longest chunk one "
+                             "call prefills, default 128)")
     export.add_argument("--max-context", type=int, default=None,
                         help="with --hf, causal LMs: tokens the KV cache holds (default "
                              "min(1024, the model's maximum))")

@@ -89,7 +89,8 @@ def test_export_failure_is_the_diagnosis_and_verbose_adds_pytorchs_message(model
     out = str(tmp_path / "m.pte")
     assert main(["export", f"{models}:branch", "--input-shape", "8", "-o", out, "-q"]) == 1
     err = capfd.readouterr().err
-    assert err.startswith("ember: cannot export: a Python branch on a tensor's value")
+    assert err.startswith("ember: torch.export could not capture the model: a Python branch on "
+                          "a tensor's value [data-dependent-branch]")
     assert "The following call raised this error" not in err
     assert "def forward" not in err  # no dump of the traced graph
     assert main(["export", f"{models}:branch", "--input-shape", "8", "-o", out, "-q",

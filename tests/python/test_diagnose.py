@@ -236,3 +236,12 @@ def test_doctor_lists_every_data_dependent_place_at_once():
 def test_doctor_says_a_good_model_exports():
     report = doctor(torch.nn.Linear(4, 2), (torch.randn(3, 4),))
     assert report.ok and "instructions" in str(report)
+
+
+def test_doctor_warns_about_a_model_that_exports_but_would_differ():
+    model, inputs, _ = case("counter")
+    with pytest.warns(ExportWarning):
+        report = doctor(model, inputs, backends=())
+    assert report.ok and [w.kind.id for w in report.warnings] == ["tensor-attribute-assigned"]
+    text = str(report)
+    assert "exports, but: forward assigns a tensor attribute" in text and "exports:" in text

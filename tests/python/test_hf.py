@@ -72,7 +72,7 @@ def llama_dir(tmp_path_factory):
 @pytest.fixture(scope="module")
 def llama_export(llama_dir, tmp_path_factory):
     pte = str(tmp_path_factory.mktemp("llama_pte") / "llama.pte")
-    return export_hf(llama_dir, pte, max_context=80, max_prefill=16)
+    return export_hf(llama_dir, pte, max_context=80, max_seq_len=16)
 
 
 def eager(directory, auto="AutoModelForCausalLM"):
@@ -152,7 +152,7 @@ def test_qwen2_with_tied_embeddings_and_qkv_biases_matches_eager(tmp_path):
             for proj in (layer.self_attn.q_proj, layer.self_attn.k_proj, layer.self_attn.v_proj):
                 proj.bias.normal_(0, 0.5)
     directory = save(tmp_path / "qwen2", model)
-    result = export_hf(directory, str(tmp_path / "qwen2.pte"), max_prefill=8)
+    result = export_hf(directory, str(tmp_path / "qwen2.pte"), max_seq_len=8)
     assert any("no tokenizer" in note for note in result.notes)
     from ember.llm.runner import Runner
 

@@ -114,15 +114,33 @@ class _Recorder:
         return recorded
 
 
+_SCALARS = (torch.SymInt, torch.SymFloat, torch.SymBool, int, float, bool)
+
+
+def _used(node: torch.fx.Node, seen: dict[torch.fx.Node, bool]) -> bool:
+    """Whether anything but assertions (which strip_asserts removes) reads
+    `node`: a tensor op does; a scalar op (u0 >= 0) does if something reads it."""
+    from ember.passes.strip_asserts import ASSERTIONS
+
+    if node not in seen:
+        seen[node] = False  # a cycle cannot make a node used
+        seen[node] = any(
+            user.target not in ASSERTIONS and
+            (not isinstance(user.meta.get("val"), _SCALARS) or _used(user, seen))
+            for user in node.users)
+    return seen[node]
+
+
 def _refuse_scalar_reads(program: Any) -> None:
     """A tensor read into a Python number (t.item(), float(t)) that the graph
     still uses: Ember has no kernel for it, and a backend claiming the ops
     around it would meet a symbolic float; refuse it before any pass runs."""
     from ember.passes.graph import all_graphs, user_frame
 
+    seen: dict[torch.fx.Node, bool] = {}
     for module in all_graphs(program):
         for node in module.graph.nodes:
-            if node.target is torch.ops.aten._local_scalar_dense.default and node.users:
+            if node.target is torch.ops.aten._local_scalar_dense.default and _used(node, seen):
                 filename, lineno, _, _ = user_frame(node)
                 where = f"{filename}:{lineno}" if filename else "unknown location"
                 raise ExportError(f"{node.name}: operator {node.target} has no out-variant, so "
@@ -186,12 +204,19 @@ def explain(error: BaseException, model: Any, example_inputs: Any = (),
     return DiagnosedExportError(diagnosis)
 
 
+# The steps whose failures Ember's messages name first; a diagnosis keeps the
+# name, which callers match on (the op tests skip what torch cannot capture).
+_STAGES = ("torch.export could not capture the model",
+           "PyTorch could not decompose the model to core ATen")
+
+
 def _diagnose(error: ExportError, context: Context) -> Diagnosis | None:
     """The diagnosis, or None for an Ember error that is not about the model's
     code (a bad argument to export): that one keeps its own message."""
     diagnosis = classify(error, context)
     if diagnosis.kind.id == "unknown" and error.__cause__ is None:
         return None
+    diagnosis.stage = next((s for s in _STAGES if str(error).startswith(s)), diagnosis.stage)
     return diagnosis
 
 
@@ -201,9 +226,9 @@ def _sort_warnings(caught: list[warnings.WarningMessage], model: Any) -> list[Di
     for w in caught:
         diagnosis = classify(ExportError(str(w.message)), Context(model))
         if diagnosis.kind.id == "tensor-attribute-assigned":
+            diagnosis.stage = "exports, but"
             found.append(diagnosis)
-            warnings.warn(diagnosis.render(_verbose).replace("cannot export: ", "", 1),
-                          ExportWarning, stacklevel=4)
+            warnings.warn(diagnosis.render(_verbose), ExportWarning, stacklevel=4)
         else:
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     return found
@@ -211,27 +236,23 @@ def _sort_warnings(caught: list[warnings.WarningMessage], model: Any) -> list[Di
 
 @dataclass
 class DoctorReport:
-    """What `ember doctor` found: the problems (each a Diagnosis), the fixes
-    Ember would apply by itself, and the program's summary when it lowers."""
+    """What `ember doctor` found: the problem that stops the export (with
+    `more` places of its kind), the fixes Ember would apply by itself,
+    warnings about a program that exports but may differ from the model,
+    and the program's summary when it lowers."""
 
     problems: list[Diagnosis]
     fixes: list[str]
     summary: str = ""
+    warnings: list[Diagnosis] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         return not self.problems
 
     def render(self, verbose: bool = False) -> str:
-        lines = []
-        for fix in self.fixes:
-            lines.append(f"fixed by Ember: {fix}")
-        for i, problem in enumerate(self.problems):
-            if i:
-                lines.append("")
-            text = problem.render(verbose)
-            lines.append(text if i == 0 or not text.startswith("cannot export") else
-                         text.replace("cannot export", "also", 1))
+        lines = [f"fixed by Ember: {fix}" for fix in self.fixes]
+        lines += [d.render(verbose) for d in [*self.problems, *self.warnings]]
         if self.ok:
             lines.append(f"exports: {self.summary}")
         return "\n".join(lines)
@@ -264,7 +285,7 @@ def doctor(model: torch.nn.Module, example_inputs: Any, dynamic_shapes: Any = No
     plan = emitted.memory_plan
     summary = (f"{len(emitted.instructions)} instructions; activation arena "
                f"{plan.arena_size / 1024:.1f} KiB")
-    return DoctorReport(lowered.warnings, lowered.fixes, summary)
+    return DoctorReport([], lowered.fixes, summary, lowered.warnings)
 
 
 def _other_data_dependent(model: Any, example_inputs: Any, dynamic_shapes: Any,

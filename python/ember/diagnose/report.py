@@ -46,12 +46,15 @@ class Diagnosis:
     rewrite: Any = None
     # Further places with the same problem (ember doctor lists them all).
     more: list[Diagnosis] = field(default_factory=list)
+    # Which step failed, as Ember's own message begins ("torch.export could
+    # not capture the model", which callers test for), or "cannot export".
+    stage: str = "cannot export"
 
     def headline(self) -> str:
         return f"{self.kind.title} [{self.kind.id}]"
 
     def render(self, verbose: bool = False) -> str:
-        lines = [f"cannot export: {self.headline()}"]
+        lines = [f"{self.stage}: {self.headline()}"]
         if self.location is not None:
             lines.append(f"  at {self.location.describe()}")
         lines += _wrapped(self.detail or self.kind.why, "  ")

@@ -68,19 +68,20 @@ def load_model(directory: str, task: str) -> torch.nn.Module:
 
 def export_hf(directory: str, output: str, task: str | None = None,
               max_seq_len: int | None = None, max_context: int | None = None,
-              max_prefill: int = 128, quantize: str | None = None,
+              quantize: str | None = None,
               calibration: Sequence[Any] | str | None = None, group_size: int = 32,
               backends: Sequence[Any] | None = None) -> HfExport:
     """Exports the model saved in `directory` to `output` with everything a
-    runner needs beside it."""
+    runner needs beside it. `max_seq_len` bounds a text model's input length
+    (a causal LM's: the longest chunk one call prefills, default 128)."""
     config = read_config(directory)
     task = task or task_of(config)
     if task not in TASKS:
         raise ValueError(f"unknown task {task!r}; Ember exports {', '.join(TASKS)}")
     model = load_model(directory, task)
     if task == "causal-lm":
-        result = _export_causal_lm(model, directory, output, max_context, max_prefill, quantize,
-                                   backends)
+        result = _export_causal_lm(model, directory, output, max_context, max_seq_len or 128,
+                                   quantize, backends)
     elif task == "speech-seq2seq":
         from ember.hf.whisper import export_whisper
 
