@@ -1,6 +1,9 @@
 """The `ember` command line.
 
     ember export examples/models.py:mobilenet_v2 --input-shape 1x3x224x224 -o mbv2.pte
+    ember export model.py:factory --input-shape 1x3x224x224 --quantize int8 --calibration imgs/
+    ember export --hf ./my-hf-model -o model.pte      # a save_pretrained directory
+    ember doctor model.py:factory --input-shape 1x8   # why it does not export, and the fix
     ember run mbv2.pte
     ember validate examples/models.py:mobilenet_v2 --input-shape 1x3x224x224 --html report.html
     ember llm export --gguf smollm2 --quant 4bit -o smollm2.pte
@@ -98,25 +101,75 @@ def _dynamic_shapes(specs: list[str], num_inputs: int) -> Any:
     return tuple(shapes)
 
 
-def _cmd_export(args: argparse.Namespace) -> int:
+def _model_and_inputs(args: argparse.Namespace) -> tuple[Any, tuple[Any, ...], Any]:
     import torch
-
-    import ember
 
     factory = _load_factory(args.model)
     model = factory()
     if not isinstance(model, torch.nn.Module):
         raise CliError(f"{args.model} returned a {type(model).__name__}, not a torch.nn.Module")
     inputs = _example_inputs(args.input_shape, args.input_dtype)
+    return model, inputs, _dynamic_shapes(args.dynamic_dim, len(inputs))
+
+
+def _log_passes(args: argparse.Namespace, prefix: str = "ember export") -> None:
     if not args.quiet:  # each pass as it finishes: exports of big models take a while
-        logging.basicConfig(format="ember export: %(message)s")
+        logging.basicConfig(format=f"{prefix}: %(message)s")
         logging.getLogger("ember.export").setLevel(logging.INFO)
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    import ember
+
+    with ember.diagnose.verbose_while(args.verbose):
+        return _export(args)
+
+
+def _export(args: argparse.Namespace) -> int:
+    import ember
+
+    if args.hf:
+        if args.model:
+            raise CliError("give a model file or --hf DIR, not both")
+        from ember.hf.cli import export_hf_command
+
+        _log_passes(args)
+        return export_hf_command(args)
+    if not args.model:
+        raise CliError("give the model as <file.py>:<factory>, or --hf DIR")
+    if args.calibration and not args.quantize:
+        raise CliError("--calibration needs --quantize")
+    model, inputs, dynamic_shapes = _model_and_inputs(args)
+    _log_passes(args)
     backends = () if args.portable else None  # None: the default, the CPU backend
-    program = ember.export(model, inputs, _dynamic_shapes(args.dynamic_dim, len(inputs)),
-                           backends=backends)
+    if args.quantize:
+        from ember.cli_quantize import calibration_samples, forward_names, quantize_for_export
+
+        samples = calibration_samples(args.calibration, inputs, forward_names(model)) \
+            if args.calibration else None
+        model = quantize_for_export(model, inputs, args.quantize, samples, args.group_size,
+                                    dynamic_shapes)
+    program = ember.export(model, inputs, dynamic_shapes, backends=backends)
     program.save(args.output)
     print(f"wrote {args.output}: {program.report()}")
     return 0
+
+
+def _cmd_doctor(args: argparse.Namespace) -> int:
+    import ember
+
+    model, inputs, dynamic_shapes = _model_and_inputs(args)
+    backends = () if args.portable else None
+    with ember.diagnose.verbose_while(args.verbose):
+        report = ember.diagnose.doctor(model, inputs, dynamic_shapes, backends=backends)
+    print(report.render(args.verbose))
+    return 0 if report.ok else 1
+
+
+def ember_diagnosed_error() -> type[Exception]:
+    from ember.diagnose import DiagnosedExportError
+
+    return DiagnosedExportError
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
@@ -186,22 +239,65 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+_QUANT_SCHEMES = ["int8", "int8-dynamic", "8da4w", "int8-weight", "int4-weight"]
+
+
+def _hf_tasks() -> list[str]:
+    from ember.hf.tasks import TASKS  # no transformers import: only the names
+
+    return list(TASKS)
+
+
+def _model_arguments(parser: argparse.ArgumentParser) -> None:
+    """The model's inputs and the export's options, shared by export and doctor."""
+    parser.add_argument("--input-shape", action="append", default=[],
+                        help="shape of one input, e.g. 1x3x224x224 (repeat per input)")
+    parser.add_argument("--input-dtype", action="append", default=[], choices=_DTYPES,
+                        help="dtype of each input (default float32)")
+    parser.add_argument("--dynamic-dim", action="append", default=[],
+                        help="INPUT:DIM:MAX marks a dynamic dim with an upper bound")
+    parser.add_argument("--portable", action="store_true",
+                        help="no backend: a portable-only program (the kind ExecuTorch runs)")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="on failure, PyTorch's whole message too (and torch's logs)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="ember", description="Export and run PyTorch models.")
     commands = parser.add_subparsers(dest="command", required=True)
     export = commands.add_parser("export", help="export a model to a .pte file")
-    export.add_argument("model", help="<file.py>:<factory>, a function returning an nn.Module")
-    export.add_argument("--input-shape", action="append", default=[],
-                        help="shape of one input, e.g. 1x3x224x224 (repeat per input)")
-    export.add_argument("--input-dtype", action="append", default=[], choices=_DTYPES,
-                        help="dtype of each input (default float32)")
-    export.add_argument("--dynamic-dim", action="append", default=[],
-                        help="INPUT:DIM:MAX marks a dynamic dim with an upper bound")
+    export.add_argument("model", nargs="?",
+                        help="<file.py>:<factory>, a function returning an nn.Module")
+    _model_arguments(export)
+    export.add_argument("--hf", metavar="DIR",
+                        help="a Hugging Face model directory (save_pretrained: config.json and "
+                             "weights); inputs, outputs and the tokenizer come from it")
+    export.add_argument("--task", choices=_hf_tasks(),
+                        help="with --hf: the head to export (default: from config.json)")
+    export.add_argument("--max-seq-len", type=int, default=None,
+                        help="with --hf: the longest input sequence (text models; default "
+                             "min(128, the model's maximum); causal LMs: the longest chunk one "
+                             "call prefills, default 128)")
+    export.add_argument("--max-context", type=int, default=None,
+                        help="with --hf, causal LMs: tokens the KV cache holds (default "
+                             "min(1024, the model's maximum))")
     export.add_argument("-o", "--output", required=True, help="the .pte file to write")
     export.add_argument("-q", "--quiet", action="store_true", help="do not log each export pass")
-    export.add_argument("--portable", action="store_true",
-                        help="no backend: a portable-only program (the kind ExecuTorch runs)")
+    export.add_argument("--quantize", choices=_QUANT_SCHEMES, default=None,
+                        help="quantize first (ember.quantize): int8 (static, calibrated), "
+                             "int8-dynamic, 8da4w, int8-weight, int4-weight")
+    export.add_argument("--calibration", metavar="DIR_OR_NPY",
+                        help="with --quantize: calibration samples, a .npy/.npz file (samples "
+                             "along dim 0) or a directory of them (default: the example input)")
+    export.add_argument("--group-size", type=int, default=32, choices=[32, 64, 128],
+                        help="with --quantize 8da4w/int4-weight: weights per scale")
     export.set_defaults(handler=_cmd_export)
+    doctor = commands.add_parser(
+        "doctor", help="run the export without writing it: why a model does not export, where "
+                       "in its code, and the rewrite that fixes it")
+    doctor.add_argument("model", help="<file.py>:<factory>, a function returning an nn.Module")
+    _model_arguments(doctor)
+    doctor.set_defaults(handler=_cmd_doctor)
     run = commands.add_parser("run", help="run a .pte file on random inputs")
     run.add_argument("program")
     run.add_argument("--seed", type=int, default=0)
@@ -220,8 +316,7 @@ def main(argv: list[str] | None = None) -> int:
     validate.add_argument("--input-dtype", action="append", default=[], choices=_DTYPES,
                           help="dtype of each input (default float32)")
     validate.add_argument("--portable", action="store_true", help="no backend: portable kernels")
-    validate.add_argument("--quantize", choices=["int8", "int8-dynamic", "8da4w", "int8-weight", "int4-weight"],
-                          default=None,
+    validate.add_argument("--quantize", choices=_QUANT_SCHEMES, default=None,
                           help="quantize with this scheme first (calibrated on the inputs)")
     validate.add_argument("--sqnr-flag-db", type=float, default=20.0,
                           help="flag quantized layers whose SQNR against float is below this")
@@ -241,6 +336,9 @@ def main(argv: list[str] | None = None) -> int:
     except CliError as error:
         print(f"ember: {error}", file=sys.stderr)
         return 2
+    except ember_diagnosed_error() as error:
+        print(f"ember: {error.diagnosis.render(getattr(args, 'verbose', False))}", file=sys.stderr)
+        return 1
     except (ValueError, TypeError, OSError) as error:
         print(f"ember: {error}", file=sys.stderr)
         return 1

@@ -12,6 +12,7 @@ import torch
 
 from ember.backends.backend import Backend
 from ember.devtools.debug_info import graph_nodes
+from ember.diagnose import lower_or_explain
 from ember.fb.Bool import BoolT
 from ember.fb.Chain import ChainT
 from ember.fb.ContainerMetadata import ContainerMetadataT
@@ -44,6 +45,8 @@ class ExportedProgram:
     quantization: Any = None
     # Debug handle -> exported node and source line (ember.devtools.debug_info).
     debug_nodes: dict[int, Any] = field(default_factory=dict)
+    # What the export changed by itself to capture the model (ember.diagnose.fixes).
+    fixes: list[str] = field(default_factory=list)
 
     def save(self, path: str | os.PathLike[str], debug_info: bool = True) -> None:
         """Writes the program to `path` and, unless debug_info is False, its
@@ -99,6 +102,7 @@ class ExportedProgram:
                          f"delegate blobs {self.delegate_bytes / 1024:.1f} KiB")
         if self.quantization is not None:
             lines.append(str(self.quantization))
+        lines += [f"fixed by Ember: {fix}" for fix in self.fixes]
         if nodes if nodes is not None else bool(self.backends):
             lines.append(_placement_table(self.placements))
         return "\n".join(lines)
@@ -176,10 +180,15 @@ def export_methods(
             raise ExportError(f"backends must be ember.backends.Backend instances, got {backend!r}")
     graph_passes = default_passes(backends) if passes is None else list(passes)
     lowered: list[tuple[str, ProgramGraph, EmittedProgram]] = []
+    fixes: list[str] = []
     # ExecuTorch emits plans in sorted name order; so does Ember.
     for name in sorted(methods):
         spec = methods[name]
-        program, emitted = lower(spec.model, spec.example_inputs, spec.dynamic_shapes, graph_passes)
+        # A failure is diagnosed (kind, user's line, rewrite); a safe fix is applied.
+        result = lower_or_explain(lower, spec.model, spec.example_inputs, spec.dynamic_shapes,
+                                  graph_passes)
+        program, emitted = result.program, result.emitted
+        fixes += [fix if len(methods) == 1 else f"{name}: {fix}" for fix in result.fixes]
         emitted.plan.name = name
         lowered.append((name, program, emitted))
     layout = BufferLayout.of([emitted for _, _, emitted in lowered])
@@ -207,6 +216,7 @@ def export_methods(
         quantization=getattr(methods.get("forward", methods[lowered[0][0]]).model,
                              "quantization_report", None),
         debug_nodes=graph_nodes(program),
+        fixes=fixes,
     )
 
 

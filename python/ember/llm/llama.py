@@ -7,9 +7,10 @@ through the layers; each attention layer writes their keys and values into
 its cache in place (`index_put_`, a mutable buffer of the program) and reads
 the cache up to the last position (`ember::sdpa_cached`, grouped-query
 attention without repeating the KV heads). RoPE in Hugging Face's
-convention (rotate_half), RMSNorm, SwiGLU, optionally tied embeddings. The
-weights of every linear layer, and of the embedding, are float or
-quantized (`ember.llm.quant`: 4-bit Q4_1 or 8-bit Q8_0 blocks).
+convention (rotate_half), RMSNorm, SwiGLU, optionally tied embeddings and
+biases on the query, key and value projections (Qwen2). The weights of every
+linear layer, and of the embedding, are float or quantized (`ember.llm.quant`:
+4-bit Q4_1 or 8-bit Q8_0 blocks); biases stay float.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ class LlamaConfig:
     rope_theta: float = 10000.0
     max_context: int = 512  # the KV cache's capacity, in tokens
     tie_embeddings: bool = True
+    qkv_bias: bool = False  # Qwen2: the q, k and v projections have biases
 
     @property
     def head_dim(self) -> int:
@@ -47,16 +49,18 @@ class LlamaConfig:
 class QuantLinear(nn.Module):
     """y = x @ W^T with W held as quantized blocks (no bias)."""
 
-    def __init__(self, blocks: torch.Tensor, bits: int):
+    def __init__(self, blocks: torch.Tensor, bits: int, bias: torch.Tensor | None = None):
         super().__init__()
         quant._check_blocks(blocks, ops.block_format(bits))
         self.register_buffer("blocks", blocks)
         self.bits = bits
         self.out_features = blocks.shape[0]
         self.in_features = blocks.shape[1] * quant.GROUP
+        self.bias = None if bias is None else nn.Parameter(bias.float(), requires_grad=False)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return ops.qlinear(x, self.blocks, self.bits)
+        y = ops.qlinear(x, self.blocks, self.bits)
+        return y if self.bias is None else y + self.bias
 
 
 class QuantEmbedding(nn.Module):
@@ -73,11 +77,13 @@ class QuantEmbedding(nn.Module):
 Weight = torch.Tensor | tuple[torch.Tensor, int]  # float [out, in], or (blocks, bits)
 
 
-def make_linear(weight: Weight) -> nn.Module:
+def make_linear(weight: Weight, bias: torch.Tensor | None = None) -> nn.Module:
     if isinstance(weight, tuple):
-        return QuantLinear(*weight)
-    layer = nn.Linear(weight.shape[1], weight.shape[0], bias=False)
+        return QuantLinear(*weight, bias=bias)
+    layer = nn.Linear(weight.shape[1], weight.shape[0], bias=bias is not None)
     layer.weight = nn.Parameter(weight.float().contiguous(), requires_grad=False)
+    if bias is not None:
+        layer.bias = nn.Parameter(bias.float().contiguous(), requires_grad=False)
     return layer
 
 
@@ -100,11 +106,13 @@ class RMSNorm(nn.Module):
 
 
 class Attention(nn.Module):
-    def __init__(self, config: LlamaConfig, wq: Weight, wk: Weight, wv: Weight, wo: Weight):
+    def __init__(self, config: LlamaConfig, wq: Weight, wk: Weight, wv: Weight, wo: Weight,
+                 biases: tuple[torch.Tensor | None, ...] = (None, None, None)):
         super().__init__()
         self.n_heads, self.n_kv_heads, self.head_dim = (config.n_heads, config.n_kv_heads,
                                                         config.head_dim)
-        self.wq, self.wk, self.wv, self.wo = (make_linear(w) for w in (wq, wk, wv, wo))
+        self.wq, self.wk, self.wv = (make_linear(w, b) for w, b in zip((wq, wk, wv), biases))
+        self.wo = make_linear(wo)
         cache = (1, config.n_kv_heads, config.max_context, config.head_dim)
         self.register_buffer("k_cache", torch.zeros(cache))
         self.register_buffer("v_cache", torch.zeros(cache))
@@ -138,7 +146,8 @@ class Block(nn.Module):
         super().__init__()
         w = {name[len(prefix):]: value for name, value in weights.items() if name.startswith(prefix)}
         self.attention_norm = RMSNorm(w["attention_norm"], config.norm_eps)
-        self.attention = Attention(config, w["wq"], w["wk"], w["wv"], w["wo"])
+        self.attention = Attention(config, w["wq"], w["wk"], w["wv"], w["wo"],
+                                   (w.get("bq"), w.get("bk"), w.get("bv")))
         self.ffn_norm = RMSNorm(w["ffn_norm"], config.norm_eps)
         self.feed_forward = FeedForward(w["gate"], w["up"], w["down"])
 
@@ -197,6 +206,8 @@ def weight_names(config: LlamaConfig) -> list[str]:
     for i in range(config.n_layers):
         names += [f"layers.{i}.{n}" for n in ("attention_norm", "wq", "wk", "wv", "wo",
                                                 "ffn_norm", "gate", "up", "down")]
+        if config.qkv_bias:
+            names += [f"layers.{i}.{n}" for n in ("bq", "bk", "bv")]
     return names
 
 
@@ -217,6 +228,8 @@ def random_weights(config: LlamaConfig, seed: int = 0, bits: int | None = None) 
         leaf = name.rsplit(".", 1)[-1]
         if leaf in ("norm", "attention_norm", "ffn_norm"):
             weights[name] = 1.0 + rand(config.dim, scale=0.1)
+        elif leaf in ("bq", "bk", "bv"):
+            weights[name] = rand(config.dim if leaf == "bq" else kv, scale=0.1)
         elif leaf in ("embedding", "output"):
             weights[name] = rand(config.vocab_size, config.dim, scale=0.5)
         else:
