@@ -23,7 +23,9 @@ inline int32_t requantize(int32_t acc, int32_t multiplier, int32_t shift) {
   const int64_t product = static_cast<int64_t>(shifted) * multiplier;
   const int32_t high = static_cast<int32_t>((product + (int64_t{1} << 30)) >> 31);
   if (right == 0) return high;
-  return static_cast<int32_t>((static_cast<int64_t>(high) + (int64_t{1} << (right - 1))) >> right);
+  // (high + 2^(right - 1)) >> right without the overflow of the addition:
+  // the rounding adds one when the last bit shifted out is set.
+  return (high >> right) + ((high >> (right - 1)) & 1);
 }
 
 inline int8_t clamp_s8(int32_t value, int32_t low, int32_t high) {

@@ -68,6 +68,6 @@ EMBER_CM_DECLARE_VARIANT(helium)
 // Rows per GEMM block of each variant (the im2col scratch holds this many).
 constexpr int32_t kGemmRowsScalar = 1;
 constexpr int32_t kGemmRowsDsp = 2;
-constexpr int32_t kGemmRowsHelium = 4;
+constexpr int32_t kGemmRowsHelium = 1;
 
 }  // namespace ember::cortex_m
