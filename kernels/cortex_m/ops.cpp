@@ -3,6 +3,10 @@
 // touches memory (a .pte is untrusted) and then calling the build's variant
 // (EMBER_CORTEX_M_VARIANT: 0 scalar, 1 DSP, 2 Helium; the host is scalar).
 // Tensors are int8 NHWC (activations), weights as s8_kernels.h lays them out.
+// Each op's integer parameters come in one constant int32 tensor, `params`:
+// the op's values in the order of the enums below, then its per-channel
+// rows (bias, multiplier, shift), as python/ember/targets/cortex_m/ops.py
+// packs them (every argument costs a microcontroller's method tables RAM).
 #include <cstdint>
 #include <limits>
 
@@ -77,16 +81,6 @@ bool check_vector(KernelContext& ctx, const char* op, const char* what, const Te
   return true;
 }
 
-bool check_pair(KernelContext& ctx, const char* op, const char* what, IntArrayRef list,
-                int64_t low) {
-  if (list.size() != 2) {
-    ctx.fail(Error::InvalidArgument, "%s: %s must have 2 values, not %zu", op, what, list.size());
-    return false;
-  }
-  return check_range(ctx, op, what, list[0], low, 1 << 16) &&
-         check_range(ctx, op, what, list[1], low, 1 << 16);
-}
-
 bool check_int8_range(KernelContext& ctx, const char* op, const char* what, int64_t value) {
   return check_range(ctx, op, what, value, -128, 127);
 }
@@ -95,24 +89,6 @@ bool check_activation(KernelContext& ctx, const char* op, int64_t low, int64_t h
   return check_int8_range(ctx, op, "activation_min", low) &&
          check_int8_range(ctx, op, "activation_max", high) &&
          check_range(ctx, op, "activation_min", low, -128, high);
-}
-
-// Q31 multipliers and shifts (quant_math.h): one per channel.
-bool check_requant(KernelContext& ctx, const char* op, const Tensor& multiplier,
-                   const Tensor& shift, int64_t channels) {
-  if (!check_vector(ctx, op, "multiplier", multiplier, ScalarType::Int, channels) ||
-      !check_vector(ctx, op, "shift", shift, ScalarType::Int, channels)) {
-    return false;
-  }
-  const int32_t* m = multiplier.const_data_ptr<int32_t>();
-  const int32_t* s = shift.const_data_ptr<int32_t>();
-  for (int64_t c = 0; c < channels; ++c) {
-    if (!check_range(ctx, op, "a multiplier", m[c], 0, kInt32Max) ||
-        !check_range(ctx, op, "a shift", s[c], -31, 30)) {
-      return false;
-    }
-  }
-  return true;
 }
 
 bool check_bias(KernelContext& ctx, const char* op, const Tensor& bias, int64_t channels) {
@@ -144,52 +120,96 @@ bool resize_nhwc(KernelContext& ctx, const char* op, Tensor& out, int64_t n, int
   return resize_output(ctx, out, Span<const int64_t>(sizes, 4), op);
 }
 
+// The params tensor of an op with `count` values and `rows` per-channel rows
+// of `row_length`; null (the kernel failed) when it is not that.
+const int32_t* read_params(KernelContext& ctx, const char* op, const Tensor& params, int64_t count,
+                           int64_t rows = 0, int64_t row_length = 0) {
+  if (!check_vector(ctx, op, "params", params, ScalarType::Int, count + rows * row_length)) {
+    return nullptr;
+  }
+  return params.const_data_ptr<int32_t>();
+}
+
+// The per-channel rows after an op's `count` values: bias, multiplier,
+// shift, each checked.
+bool channel_rows(KernelContext& ctx, const char* op, const int32_t* params, int64_t count,
+                  int64_t channels, const int32_t** bias, Requant* requant) {
+  *bias = params + count;
+  requant->multiplier = params + count + channels;
+  requant->shift = params + count + 2 * channels;
+  for (int64_t c = 0; c < channels; ++c) {
+    if (!check_range(ctx, op, "a bias", (*bias)[c], -kMaxBias, kMaxBias) ||
+        !check_range(ctx, op, "a multiplier", requant->multiplier[c], 0, kInt32Max) ||
+        !check_range(ctx, op, "a shift", requant->shift[c], -31, 30)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool output_range(KernelContext& ctx, const char* op, int32_t zero_point, int32_t low,
+                  int32_t high, Requant* requant) {
+  if (!check_int8_range(ctx, op, "output_zero_point", zero_point) ||
+      !check_activation(ctx, op, low, high)) {
+    return false;
+  }
+  requant->output_zero_point = zero_point;
+  requant->activation_min = low;
+  requant->activation_max = high;
+  return true;
+}
+
+// ops.py CONV_PARAMS (DEPTHWISE_PARAMS adds the depth multiplier).
+enum ConvParam { kStrideH, kStrideW, kPadH, kPadW, kDilationH, kDilationW, kConvInputZero,
+                 kConvOutputZero, kConvMin, kConvMax, kConvParams, kDepthMultiplier = kConvParams,
+                 kDepthwiseParams };
+
 // The shape of a convolution's call, checked; false (the kernel failed) when
 // its arguments do not describe one.
 bool conv_shape(KernelContext& ctx, const char* op, const Tensor& input, int64_t out_c,
-                int64_t kernel_h, int64_t kernel_w, IntArrayRef stride, IntArrayRef padding,
-                IntArrayRef dilation, int64_t input_zero_point, ConvShape* s) {
+                int64_t kernel_h, int64_t kernel_w, const int32_t* p, ConvShape* s) {
   if (!check_tensor(ctx, op, "input", input, ScalarType::Char, 4) ||
-      !check_pair(ctx, op, "stride", stride, 1) || !check_pair(ctx, op, "padding", padding, 0) ||
-      !check_pair(ctx, op, "dilation", dilation, 1) ||
-      !check_int8_range(ctx, op, "input_zero_point", input_zero_point) ||
+      !check_range(ctx, op, "stride", p[kStrideH], 1, 1 << 16) ||
+      !check_range(ctx, op, "stride", p[kStrideW], 1, 1 << 16) ||
+      !check_range(ctx, op, "padding", p[kPadH], 0, 1 << 16) ||
+      !check_range(ctx, op, "padding", p[kPadW], 0, 1 << 16) ||
+      !check_range(ctx, op, "dilation", p[kDilationH], 1, 1 << 16) ||
+      !check_range(ctx, op, "dilation", p[kDilationW], 1, 1 << 16) ||
+      !check_int8_range(ctx, op, "input_zero_point", p[kConvInputZero]) ||
+      !check_range(ctx, op, "kernel size", kernel_h, 1, 1 << 16) ||
+      !check_range(ctx, op, "kernel size", kernel_w, 1, 1 << 16) ||
       !check_range(ctx, op, "out channels", out_c, 1, kInt32Max)) {
     return false;
   }
   int64_t out_h, out_w;
-  if (!window_output(ctx, op, input.size(1), kernel_h, stride[0], padding[0], dilation[0], &out_h) ||
-      !window_output(ctx, op, input.size(2), kernel_w, stride[1], padding[1], dilation[1], &out_w)) {
+  if (!window_output(ctx, op, input.size(1), kernel_h, p[kStrideH], p[kPadH], p[kDilationH],
+                     &out_h) ||
+      !window_output(ctx, op, input.size(2), kernel_w, p[kStrideW], p[kPadW], p[kDilationW],
+                     &out_w)) {
     return false;
   }
   *s = ConvShape{static_cast<int32_t>(input.size(0)), static_cast<int32_t>(input.size(1)),
                  static_cast<int32_t>(input.size(2)), static_cast<int32_t>(input.size(3)),
                  static_cast<int32_t>(out_h), static_cast<int32_t>(out_w),
                  static_cast<int32_t>(out_c), static_cast<int32_t>(kernel_h),
-                 static_cast<int32_t>(kernel_w), static_cast<int32_t>(stride[0]),
-                 static_cast<int32_t>(stride[1]), static_cast<int32_t>(padding[0]),
-                 static_cast<int32_t>(padding[1]), static_cast<int32_t>(dilation[0]),
-                 static_cast<int32_t>(dilation[1]), static_cast<int32_t>(input_zero_point), 1};
+                 static_cast<int32_t>(kernel_w), p[kStrideH], p[kStrideW], p[kPadH], p[kPadW],
+                 p[kDilationH], p[kDilationW], p[kConvInputZero], 1};
   return true;
 }
 
-Requant requant_of(const Tensor& multiplier, const Tensor& shift, int64_t zero_point, int64_t low,
-                   int64_t high) {
-  return Requant{multiplier.const_data_ptr<int32_t>(), shift.const_data_ptr<int32_t>(),
-                 static_cast<int32_t>(zero_point), static_cast<int32_t>(low),
-                 static_cast<int32_t>(high)};
-}
-
 void conv2d_s8_out(KernelContext& ctx, const Tensor& input, const Tensor& weight,
-                   const Tensor& bias, const Tensor& multiplier, const Tensor& shift,
-                   IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation,
-                   int64_t input_zero_point, int64_t output_zero_point, int64_t activation_min,
-                   int64_t activation_max, int64_t scratch_bytes, Tensor& out, Tensor& scratch) {
+                   const Tensor& params, int64_t scratch_bytes, Tensor& out, Tensor& scratch) {
   // scratch_bytes is what the exporter planned `scratch` for (its size).
   constexpr const char* op = "ember_cortex_m::conv2d_s8";
+  if (!check_tensor(ctx, op, "weight", weight, ScalarType::Char, 4)) return;
+  const int64_t out_c = weight.size(0);
+  const int32_t* p = read_params(ctx, op, params, kConvParams, 3, out_c);
   ConvShape s;
-  if (!check_tensor(ctx, op, "weight", weight, ScalarType::Char, 4) ||
-      !conv_shape(ctx, op, input, weight.size(0), weight.size(1), weight.size(2), stride, padding,
-                  dilation, input_zero_point, &s)) {
+  const int32_t* bias;
+  Requant q;
+  if (p == nullptr || !conv_shape(ctx, op, input, out_c, weight.size(1), weight.size(2), p, &s) ||
+      !channel_rows(ctx, op, p, kConvParams, out_c, &bias, &q) ||
+      !output_range(ctx, op, p[kConvOutputZero], p[kConvMin], p[kConvMax], &q)) {
     return;
   }
   EMBER_KERNEL_CHECK(ctx, weight.size(3) == s.in_c,
@@ -198,10 +218,7 @@ void conv2d_s8_out(KernelContext& ctx, const Tensor& input, const Tensor& weight
   EMBER_KERNEL_CHECK(ctx, weight.numel() / s.out_c <= kMaxDepth,
                      "%s: %lld products per output exceed the int32 accumulator's bound", op,
                      static_cast<long long>(weight.numel() / s.out_c));
-  if (!check_bias(ctx, op, bias, s.out_c) || !check_requant(ctx, op, multiplier, shift, s.out_c) ||
-      !check_int8_range(ctx, op, "output_zero_point", output_zero_point) ||
-      !check_activation(ctx, op, activation_min, activation_max) ||
-      !check_tensor(ctx, op, "out", out, ScalarType::Char, 4) ||
+  if (!check_tensor(ctx, op, "out", out, ScalarType::Char, 4) ||
       !check_tensor(ctx, op, "scratch", scratch, ScalarType::Char, -1) ||
       !resize_nhwc(ctx, op, out, s.batches, s.out_h, s.out_w, s.out_c)) {
     return;
@@ -210,44 +227,39 @@ void conv2d_s8_out(KernelContext& ctx, const Tensor& input, const Tensor& weight
   EMBER_KERNEL_CHECK(ctx, scratch.nbytes() >= need,
                      "%s: the %s kernel needs %zu bytes of scratch, the program plans %zu (export "
                      "for this target)", op, variant_name(kVariant), need, scratch.nbytes());
-  conv2d_s8(kVariant, s, input.const_data_ptr<int8_t>(), weight.const_data_ptr<int8_t>(),
-            bias.const_data_ptr<int32_t>(),
-            requant_of(multiplier, shift, output_zero_point, activation_min, activation_max),
+  conv2d_s8(kVariant, s, input.const_data_ptr<int8_t>(), weight.const_data_ptr<int8_t>(), bias, q,
             scratch.mutable_data_ptr<int8_t>(), out.mutable_data_ptr<int8_t>());
 }
 
 void depthwise_conv2d_s8_out(KernelContext& ctx, const Tensor& input, const Tensor& weight,
-                             const Tensor& bias, const Tensor& multiplier, const Tensor& shift,
-                             IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation,
-                             int64_t depth_multiplier, int64_t input_zero_point,
-                             int64_t output_zero_point, int64_t activation_min,
-                             int64_t activation_max, Tensor& out) {
+                             const Tensor& params, Tensor& out) {
   constexpr const char* op = "ember_cortex_m::depthwise_conv2d_s8";
+  if (!check_tensor(ctx, op, "weight", weight, ScalarType::Char, 3)) return;
+  const int64_t out_c = weight.size(2);
+  const int32_t* p = read_params(ctx, op, params, kDepthwiseParams, 3, out_c);
   ConvShape s;
-  if (!check_tensor(ctx, op, "weight", weight, ScalarType::Char, 3) ||
-      !check_range(ctx, op, "depth_multiplier", depth_multiplier, 1, 1 << 16) ||
-      !conv_shape(ctx, op, input, weight.size(2), weight.size(0), weight.size(1), stride, padding,
-                  dilation, input_zero_point, &s)) {
+  const int32_t* bias;
+  Requant q;
+  if (p == nullptr ||
+      !check_range(ctx, op, "depth_multiplier", p[kDepthMultiplier], 1, 1 << 16) ||
+      !conv_shape(ctx, op, input, out_c, weight.size(0), weight.size(1), p, &s) ||
+      !channel_rows(ctx, op, p, kDepthwiseParams, out_c, &bias, &q) ||
+      !output_range(ctx, op, p[kConvOutputZero], p[kConvMin], p[kConvMax], &q)) {
     return;
   }
-  s.depth_multiplier = static_cast<int32_t>(depth_multiplier);
-  EMBER_KERNEL_CHECK(ctx, static_cast<int64_t>(s.in_c) * depth_multiplier == s.out_c,
-                     "%s: %d input channels times depth multiplier %lld is not the weight's %d "
+  s.depth_multiplier = p[kDepthMultiplier];
+  EMBER_KERNEL_CHECK(ctx, static_cast<int64_t>(s.in_c) * s.depth_multiplier == s.out_c,
+                     "%s: %d input channels times depth multiplier %d is not the weight's %d "
                      "output channels", op, static_cast<int>(s.in_c),
-                     static_cast<long long>(depth_multiplier), static_cast<int>(s.out_c));
+                     static_cast<int>(s.depth_multiplier), static_cast<int>(s.out_c));
   EMBER_KERNEL_CHECK(ctx, static_cast<int64_t>(s.kernel_h) * s.kernel_w <= kMaxDepth,
                      "%s: the window exceeds the int32 accumulator's bound", op);
-  if (!check_bias(ctx, op, bias, s.out_c) || !check_requant(ctx, op, multiplier, shift, s.out_c) ||
-      !check_int8_range(ctx, op, "output_zero_point", output_zero_point) ||
-      !check_activation(ctx, op, activation_min, activation_max) ||
-      !check_tensor(ctx, op, "out", out, ScalarType::Char, 4) ||
+  if (!check_tensor(ctx, op, "out", out, ScalarType::Char, 4) ||
       !resize_nhwc(ctx, op, out, s.batches, s.out_h, s.out_w, s.out_c)) {
     return;
   }
   depthwise_conv2d_s8(kVariant, s, input.const_data_ptr<int8_t>(), weight.const_data_ptr<int8_t>(),
-                      bias.const_data_ptr<int32_t>(),
-                      requant_of(multiplier, shift, output_zero_point, activation_min, activation_max),
-                      out.mutable_data_ptr<int8_t>());
+                      bias, q, out.mutable_data_ptr<int8_t>());
 }
 
 // The rows and depth of a fully connected layer's input [..., depth], and its
@@ -260,11 +272,11 @@ bool fc_shape(KernelContext& ctx, const char* op, const Tensor& input, const Ten
     return false;
   }
   EMBER_CM_CHECK(input.dim() >= 1 && input.size(-1) == weight.size(1),
-                     "%s: the input's last dim must be the weight's %lld", op,
-                     static_cast<long long>(weight.size(1)));
+                 "%s: the input's last dim must be the weight's %lld", op,
+                 static_cast<long long>(weight.size(1)));
   EMBER_CM_CHECK(weight.size(1) >= 1 && weight.size(1) <= kMaxDepth && weight.size(0) >= 1,
-                     "%s: a weight of [%lld, %lld] is not supported", op,
-                     static_cast<long long>(weight.size(0)), static_cast<long long>(weight.size(1)));
+                 "%s: a weight of [%lld, %lld] is not supported", op,
+                 static_cast<long long>(weight.size(0)), static_cast<long long>(weight.size(1)));
   int64_t sizes[kTensorDimensionLimit];
   for (int d = 0; d < input.dim(); ++d) sizes[d] = input.size(d);
   sizes[input.dim() - 1] = weight.size(0);
@@ -277,22 +289,23 @@ bool fc_shape(KernelContext& ctx, const char* op, const Tensor& input, const Ten
   return true;
 }
 
+// ops.py FC_PARAMS
+enum FcParam { kFcOutputZero, kFcMin, kFcMax, kFcParams };
+
 void fully_connected_s8_out(KernelContext& ctx, const Tensor& input, const Tensor& weight,
-                            const Tensor& bias, const Tensor& multiplier, const Tensor& shift,
-                            int64_t output_zero_point, int64_t activation_min,
-                            int64_t activation_max, Tensor& out) {
+                            const Tensor& params, Tensor& out) {
   constexpr const char* op = "ember_cortex_m::fully_connected_s8";
   int32_t rows, depth, channels;
-  if (!fc_shape(ctx, op, input, weight, ScalarType::Char, out, &rows, &depth, &channels) ||
-      !check_bias(ctx, op, bias, channels) || !check_requant(ctx, op, multiplier, shift, channels) ||
-      !check_int8_range(ctx, op, "output_zero_point", output_zero_point) ||
-      !check_activation(ctx, op, activation_min, activation_max)) {
+  if (!fc_shape(ctx, op, input, weight, ScalarType::Char, out, &rows, &depth, &channels)) return;
+  const int32_t* p = read_params(ctx, op, params, kFcParams, 3, channels);
+  const int32_t* bias;
+  Requant q;
+  if (p == nullptr || !channel_rows(ctx, op, p, kFcParams, channels, &bias, &q) ||
+      !output_range(ctx, op, p[kFcOutputZero], p[kFcMin], p[kFcMax], &q)) {
     return;
   }
   fully_connected_s8(kVariant, input.const_data_ptr<int8_t>(), rows, depth, channels,
-                     weight.const_data_ptr<int8_t>(), bias.const_data_ptr<int32_t>(),
-                     requant_of(multiplier, shift, output_zero_point, activation_min, activation_max),
-                     out.mutable_data_ptr<int8_t>());
+                     weight.const_data_ptr<int8_t>(), bias, q, out.mutable_data_ptr<int8_t>());
 }
 
 void fully_connected_s8_f32_out(KernelContext& ctx, const Tensor& input, const Tensor& weight,
@@ -322,138 +335,145 @@ bool same_sizes(const Tensor& a, const Tensor& b) {
   return true;
 }
 
-void add_s8_out(KernelContext& ctx, const Tensor& a, const Tensor& b, int64_t a_zero_point,
-                int64_t a_multiplier, int64_t a_shift, int64_t b_zero_point, int64_t b_multiplier,
-                int64_t b_shift, int64_t left_shift, int64_t output_zero_point,
-                int64_t output_multiplier, int64_t output_shift, int64_t activation_min,
-                int64_t activation_max, Tensor& out) {
+// ops.py ADD_PARAMS
+enum AddParam { kAZero, kAMult, kAShift, kBZero, kBMult, kBShift, kLeftShift, kAddOutZero,
+                kAddOutMult, kAddOutShift, kAddMin, kAddMax, kAddParams };
+
+void add_s8_out(KernelContext& ctx, const Tensor& a, const Tensor& b, const Tensor& params,
+                Tensor& out) {
   constexpr const char* op = "ember_cortex_m::add_s8";
-  if (!check_tensor(ctx, op, "a", a, ScalarType::Char, -1) ||
+  const int32_t* p = read_params(ctx, op, params, kAddParams);
+  if (p == nullptr || !check_tensor(ctx, op, "a", a, ScalarType::Char, -1) ||
       !check_tensor(ctx, op, "b", b, ScalarType::Char, a.dim()) ||
       !check_tensor(ctx, op, "out", out, ScalarType::Char, a.dim())) {
     return;
   }
   EMBER_KERNEL_CHECK(ctx, same_sizes(a, b), "%s: a and b must have the same sizes", op);
-  if (!check_int8_range(ctx, op, "a_zero_point", a_zero_point) ||
-      !check_int8_range(ctx, op, "b_zero_point", b_zero_point) ||
-      !check_int8_range(ctx, op, "output_zero_point", output_zero_point) ||
-      !check_range(ctx, op, "a_multiplier", a_multiplier, 0, kInt32Max) ||
-      !check_range(ctx, op, "b_multiplier", b_multiplier, 0, kInt32Max) ||
-      !check_range(ctx, op, "output_multiplier", output_multiplier, 0, kInt32Max) ||
-      !check_range(ctx, op, "a_shift", a_shift, -31, 0) ||
-      !check_range(ctx, op, "b_shift", b_shift, -31, 0) ||
-      !check_range(ctx, op, "output_shift", output_shift, -31, 30) ||
-      !check_range(ctx, op, "left_shift", left_shift, 0, 20) ||
-      !check_activation(ctx, op, activation_min, activation_max) ||
+  if (!check_int8_range(ctx, op, "a_zero_point", p[kAZero]) ||
+      !check_int8_range(ctx, op, "b_zero_point", p[kBZero]) ||
+      !check_int8_range(ctx, op, "output_zero_point", p[kAddOutZero]) ||
+      !check_range(ctx, op, "a_multiplier", p[kAMult], 0, kInt32Max) ||
+      !check_range(ctx, op, "b_multiplier", p[kBMult], 0, kInt32Max) ||
+      !check_range(ctx, op, "output_multiplier", p[kAddOutMult], 0, kInt32Max) ||
+      !check_range(ctx, op, "a_shift", p[kAShift], -31, 0) ||
+      !check_range(ctx, op, "b_shift", p[kBShift], -31, 0) ||
+      !check_range(ctx, op, "output_shift", p[kAddOutShift], -31, 30) ||
+      !check_range(ctx, op, "left_shift", p[kLeftShift], 0, 20) ||
+      !check_activation(ctx, op, p[kAddMin], p[kAddMax]) ||
       !resize_output(ctx, out, a.sizes(), op)) {
     return;
   }
-  const AddParams p{static_cast<int32_t>(a_zero_point), static_cast<int32_t>(a_multiplier),
-                    static_cast<int32_t>(a_shift), static_cast<int32_t>(b_zero_point),
-                    static_cast<int32_t>(b_multiplier), static_cast<int32_t>(b_shift),
-                    static_cast<int32_t>(left_shift), static_cast<int32_t>(output_zero_point),
-                    static_cast<int32_t>(output_multiplier), static_cast<int32_t>(output_shift),
-                    static_cast<int32_t>(activation_min), static_cast<int32_t>(activation_max)};
-  add_s8(kVariant, p, a.const_data_ptr<int8_t>(), b.const_data_ptr<int8_t>(),
+  const AddParams ap{p[kAZero], p[kAMult], p[kAShift], p[kBZero], p[kBMult], p[kBShift],
+                     p[kLeftShift], p[kAddOutZero], p[kAddOutMult], p[kAddOutShift], p[kAddMin],
+                     p[kAddMax]};
+  add_s8(kVariant, ap, a.const_data_ptr<int8_t>(), b.const_data_ptr<int8_t>(),
          out.mutable_data_ptr<int8_t>(), static_cast<int32_t>(a.numel()));
 }
 
-bool pool_shape(KernelContext& ctx, const char* op, const Tensor& input, IntArrayRef kernel,
-                IntArrayRef stride, IntArrayRef padding, int64_t activation_min,
-                int64_t activation_max, Tensor& out, PoolShape* s) {
+// ops.py AVG_POOL_PARAMS and MAX_POOL_PARAMS: the window, then (average)
+// count_include_pad and the zero point, then the clamp.
+enum PoolParam { kKernelH, kKernelW, kPoolStrideH, kPoolStrideW, kPoolPadH, kPoolPadW,
+                 kMaxPoolMin = 6, kMaxPoolMax, kMaxPoolParams,
+                 kCountIncludePad = 6, kPoolZero, kAvgPoolMin, kAvgPoolMax, kAvgPoolParams };
+
+bool pool_shape(KernelContext& ctx, const char* op, const Tensor& input, const int32_t* p,
+                int32_t activation_min, int32_t activation_max, Tensor& out, PoolShape* s) {
   if (!check_tensor(ctx, op, "input", input, ScalarType::Char, 4) ||
       !check_tensor(ctx, op, "out", out, ScalarType::Char, 4) ||
-      !check_pair(ctx, op, "kernel_size", kernel, 1) || !check_pair(ctx, op, "stride", stride, 1) ||
-      !check_pair(ctx, op, "padding", padding, 0) ||
+      !check_range(ctx, op, "kernel size", p[kKernelH], 1, 1 << 16) ||
+      !check_range(ctx, op, "kernel size", p[kKernelW], 1, 1 << 16) ||
+      !check_range(ctx, op, "stride", p[kPoolStrideH], 1, 1 << 16) ||
+      !check_range(ctx, op, "stride", p[kPoolStrideW], 1, 1 << 16) ||
+      !check_range(ctx, op, "padding", p[kPoolPadH], 0, p[kKernelH] / 2) ||
+      !check_range(ctx, op, "padding", p[kPoolPadW], 0, p[kKernelW] / 2) ||
       !check_activation(ctx, op, activation_min, activation_max)) {
     return false;
   }
-  EMBER_CM_CHECK(padding[0] * 2 <= kernel[0] && padding[1] * 2 <= kernel[1],
-                     "%s: padding must be at most half the kernel size", op);
-  EMBER_CM_CHECK(kernel[0] * kernel[1] <= kMaxDepth,
-                     "%s: the window exceeds the int32 sum's bound", op);
+  EMBER_CM_CHECK(static_cast<int64_t>(p[kKernelH]) * p[kKernelW] <= kMaxDepth,
+                 "%s: the window exceeds the int32 sum's bound", op);
   int64_t out_h, out_w;
-  if (!window_output(ctx, op, input.size(1), kernel[0], stride[0], padding[0], 1, &out_h) ||
-      !window_output(ctx, op, input.size(2), kernel[1], stride[1], padding[1], 1, &out_w) ||
+  if (!window_output(ctx, op, input.size(1), p[kKernelH], p[kPoolStrideH], p[kPoolPadH], 1,
+                     &out_h) ||
+      !window_output(ctx, op, input.size(2), p[kKernelW], p[kPoolStrideW], p[kPoolPadW], 1,
+                     &out_w) ||
       !resize_nhwc(ctx, op, out, input.size(0), out_h, out_w, input.size(3))) {
     return false;
   }
   *s = PoolShape{static_cast<int32_t>(input.size(0)), static_cast<int32_t>(input.size(1)),
                  static_cast<int32_t>(input.size(2)), static_cast<int32_t>(input.size(3)),
-                 static_cast<int32_t>(out_h), static_cast<int32_t>(out_w),
-                 static_cast<int32_t>(kernel[0]), static_cast<int32_t>(kernel[1]),
-                 static_cast<int32_t>(stride[0]), static_cast<int32_t>(stride[1]),
-                 static_cast<int32_t>(padding[0]), static_cast<int32_t>(padding[1]), 0, false,
-                 static_cast<int32_t>(activation_min), static_cast<int32_t>(activation_max)};
+                 static_cast<int32_t>(out_h), static_cast<int32_t>(out_w), p[kKernelH],
+                 p[kKernelW], p[kPoolStrideH], p[kPoolStrideW], p[kPoolPadH], p[kPoolPadW], 0,
+                 false, activation_min, activation_max};
   return true;
 }
 
-void avg_pool2d_s8_out(KernelContext& ctx, const Tensor& input, IntArrayRef kernel_size,
-                       IntArrayRef stride, IntArrayRef padding, bool count_include_pad,
-                       int64_t zero_point, int64_t activation_min, int64_t activation_max,
+void avg_pool2d_s8_out(KernelContext& ctx, const Tensor& input, const Tensor& params,
                        Tensor& out) {
   constexpr const char* op = "ember_cortex_m::avg_pool2d_s8";
+  const int32_t* p = read_params(ctx, op, params, kAvgPoolParams);
   PoolShape s;
-  if (!check_int8_range(ctx, op, "zero_point", zero_point) ||
-      !pool_shape(ctx, op, input, kernel_size, stride, padding, activation_min, activation_max, out,
-                  &s)) {
+  if (p == nullptr || !check_int8_range(ctx, op, "zero_point", p[kPoolZero]) ||
+      !check_range(ctx, op, "count_include_pad", p[kCountIncludePad], 0, 1) ||
+      !pool_shape(ctx, op, input, p, p[kAvgPoolMin], p[kAvgPoolMax], out, &s)) {
     return;
   }
-  s.zero_point = static_cast<int32_t>(zero_point);
-  s.count_include_pad = count_include_pad;
+  s.zero_point = p[kPoolZero];
+  s.count_include_pad = p[kCountIncludePad] != 0;
   avg_pool2d_s8(kVariant, s, input.const_data_ptr<int8_t>(), out.mutable_data_ptr<int8_t>());
 }
 
-void max_pool2d_s8_out(KernelContext& ctx, const Tensor& input, IntArrayRef kernel_size,
-                       IntArrayRef stride, IntArrayRef padding, int64_t activation_min,
-                       int64_t activation_max, Tensor& out) {
+void max_pool2d_s8_out(KernelContext& ctx, const Tensor& input, const Tensor& params,
+                       Tensor& out) {
   constexpr const char* op = "ember_cortex_m::max_pool2d_s8";
+  const int32_t* p = read_params(ctx, op, params, kMaxPoolParams);
   PoolShape s;
-  if (!pool_shape(ctx, op, input, kernel_size, stride, padding, activation_min, activation_max, out,
-                  &s)) {
+  if (p == nullptr || !pool_shape(ctx, op, input, p, p[kMaxPoolMin], p[kMaxPoolMax], out, &s)) {
     return;
   }
   max_pool2d_s8(kVariant, s, input.const_data_ptr<int8_t>(), out.mutable_data_ptr<int8_t>());
 }
 
-void softmax_s8_out(KernelContext& ctx, const Tensor& input, const Tensor& exp_table,
-                    int64_t inv_output_scale_q16, int64_t output_zero_point, Tensor& out) {
+// ops.py SOFTMAX_PARAMS, then the 256 entries of the exp table.
+enum SoftmaxParam { kInvScale, kSoftmaxZero, kSoftmaxParams };
+constexpr int64_t kExpTable = 256;
+
+void softmax_s8_out(KernelContext& ctx, const Tensor& input, const Tensor& params, Tensor& out) {
   constexpr const char* op = "ember_cortex_m::softmax_s8";
-  if (!check_tensor(ctx, op, "input", input, ScalarType::Char, -1) ||
+  const int32_t* p = read_params(ctx, op, params, kSoftmaxParams, 1, kExpTable);
+  if (p == nullptr || !check_tensor(ctx, op, "input", input, ScalarType::Char, -1) ||
       !check_tensor(ctx, op, "out", out, ScalarType::Char, input.dim()) ||
-      !check_vector(ctx, op, "exp_table", exp_table, ScalarType::Int, 256) ||
-      !check_range(ctx, op, "inv_output_scale_q16", inv_output_scale_q16, 0, kInt32Max) ||
-      !check_int8_range(ctx, op, "output_zero_point", output_zero_point) ||
+      !check_range(ctx, op, "inv_output_scale_q16", p[kInvScale], 0, kInt32Max) ||
+      !check_int8_range(ctx, op, "output_zero_point", p[kSoftmaxZero]) ||
       !resize_output(ctx, out, input.sizes(), op)) {
     return;
   }
   EMBER_KERNEL_CHECK(ctx, input.dim() >= 1 && input.size(-1) >= 1, "%s: rows must not be empty", op);
-  const int32_t* table = exp_table.const_data_ptr<int32_t>();
-  for (int i = 0; i < 256; ++i) {
+  const int32_t* table = p + kSoftmaxParams;
+  for (int64_t i = 0; i < kExpTable; ++i) {
     if (!check_range(ctx, op, "an exp_table entry", table[i], 0, 1 << 16)) return;
   }
   const int32_t length = static_cast<int32_t>(input.size(-1));
   softmax_s8(kVariant, input.const_data_ptr<int8_t>(), static_cast<int32_t>(input.numel() / length),
-             length, table, static_cast<int32_t>(inv_output_scale_q16),
-             static_cast<int32_t>(output_zero_point), out.mutable_data_ptr<int8_t>());
+             length, table, p[kInvScale], p[kSoftmaxZero], out.mutable_data_ptr<int8_t>());
 }
 
-void requantize_s8_out(KernelContext& ctx, const Tensor& input, int64_t input_zero_point,
-                       int64_t multiplier, int64_t shift, int64_t output_zero_point, Tensor& out) {
+// ops.py REQUANTIZE_PARAMS
+enum RequantizeParam { kInZero, kMult, kShift, kOutZero, kRequantizeParams };
+
+void requantize_s8_out(KernelContext& ctx, const Tensor& input, const Tensor& params, Tensor& out) {
   constexpr const char* op = "ember_cortex_m::requantize_s8";
-  if (!check_tensor(ctx, op, "input", input, ScalarType::Char, -1) ||
+  const int32_t* p = read_params(ctx, op, params, kRequantizeParams);
+  if (p == nullptr || !check_tensor(ctx, op, "input", input, ScalarType::Char, -1) ||
       !check_tensor(ctx, op, "out", out, ScalarType::Char, input.dim()) ||
-      !check_int8_range(ctx, op, "input_zero_point", input_zero_point) ||
-      !check_int8_range(ctx, op, "output_zero_point", output_zero_point) ||
-      !check_range(ctx, op, "multiplier", multiplier, 0, kInt32Max) ||
-      !check_range(ctx, op, "shift", shift, -31, 30) ||
+      !check_int8_range(ctx, op, "input_zero_point", p[kInZero]) ||
+      !check_int8_range(ctx, op, "output_zero_point", p[kOutZero]) ||
+      !check_range(ctx, op, "multiplier", p[kMult], 0, kInt32Max) ||
+      !check_range(ctx, op, "shift", p[kShift], -31, 30) ||
       !resize_output(ctx, out, input.sizes(), op)) {
     return;
   }
   requantize_s8(kVariant, input.const_data_ptr<int8_t>(), static_cast<int32_t>(input.numel()),
-                static_cast<int32_t>(input_zero_point), static_cast<int32_t>(multiplier),
-                static_cast<int32_t>(shift), static_cast<int32_t>(output_zero_point),
-                out.mutable_data_ptr<int8_t>());
+                p[kInZero], p[kMult], p[kShift], p[kOutZero], out.mutable_data_ptr<int8_t>());
 }
 
 bool check_scale(KernelContext& ctx, const char* op, double scale) {

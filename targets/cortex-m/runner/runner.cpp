@@ -12,6 +12,7 @@
 #include "model_config.h"
 #include "runtime/core/log.h"
 #include "runtime/executor/data_loader.h"
+#include "runtime/executor/event_tracer.h"
 #include "runtime/executor/memory_manager.h"
 #include "runtime/executor/method.h"
 #include "runtime/executor/program.h"
@@ -62,6 +63,51 @@ int fail(const char* what, ember::Error error) {
   print(")\n");
   return static_cast<int>(error) + 1;
 }
+
+// Instructions per operator: a tracer that charges each instruction's count
+// to its operator name (at most kMaxOps distinct names; the rest go to
+// "other"), for a second, traced execute.
+class OpProfile final : public ember::EventTracer {
+ public:
+  explicit OpProfile(const ember::Method* method) : method_(method) {}
+  void begin_instruction(size_t) override { start_ = ember::board::counter_ticks(); }
+  void end_instruction(size_t index, ember::Span<ember::EValue*>) override {
+    const uint64_t ticks = ember::board::counter_ticks() - start_;
+    const char* name = method_->instruction_name(index);
+    size_t i = 0;
+    while (i < count_ && std::strcmp(names_[i], name) != 0) ++i;
+    if (i == count_) {
+      if (count_ == kMaxOps) {
+        i = kMaxOps;  // other
+      } else {
+        names_[count_++] = name;
+      }
+    }
+    ticks_[i] += ticks;
+    calls_[i] += 1;
+  }
+  void print_lines() const {
+    for (size_t i = 0; i <= count_ && i <= kMaxOps; ++i) {
+      if (calls_[i] == 0) continue;
+      print("op ");
+      print(i < count_ ? names_[i] : "other");
+      print(" calls ");
+      print_uint(calls_[i]);
+      print(" instructions ");
+      print_uint(ember::board::instructions(ticks_[i]));
+      print("\n");
+    }
+  }
+
+ private:
+  static constexpr size_t kMaxOps = 24;
+  const ember::Method* method_;
+  const char* names_[kMaxOps] = {};
+  uint64_t ticks_[kMaxOps + 1] = {};
+  uint32_t calls_[kMaxOps + 1] = {};
+  size_t count_ = 0;
+  uint64_t start_ = 0;
+};
 
 // 32-bit FNV-1a over an output's bytes.
 uint32_t checksum(const uint8_t* data, size_t size) {
@@ -179,6 +225,14 @@ int main() {
   print_line("instructions load ", ember::board::instructions(loaded - start));
   print_line("instructions init ", ember::board::instructions(initialised - loaded));
   print_line("instructions execute ", ember::board::instructions(after_run - before_run));
+  // Where execute's instructions go, from a second run with a tracer (its
+  // own cost, a few hundred instructions per instruction, lands in the ops).
+  OpProfile profile(&method.get());
+  method->set_event_tracer(&profile);
+  const ember::Error traced = method->execute();
+  method->set_event_tracer(nullptr);
+  if (traced != ember::Error::Ok) return fail("the traced execute", traced);
+  profile.print_lines();
   print("ember-runner: ok\n");
   return 0;
 }

@@ -24,10 +24,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import torch
+from torch._subclasses.fake_tensor import FakeTensor
 from torch.fx import Graph, Node
 
 from ember.passes.graph import ExportError, ProgramGraph
 from ember.targets.cortex_m import quant
+from ember.targets.cortex_m import ops
 from ember.targets.cortex_m.ops import cm
 from ember.targets.cortex_m.targets import Target, conv2d_scratch_bytes
 
@@ -269,22 +271,25 @@ class _Pass:
             raise _Skip()
         low, high = _output_range(clamp, p_out)
         xv = self.value(q_in, NHWC, q_out)
-        common = (self.constant(bias_q.to(torch.int32), f"{node.name}_bias", node),
-                  self.constant(mult, f"{node.name}_multiplier", node),
-                  self.constant(shift, f"{node.name}_shift", node),
-                  list(stride), list(padding), list(dilation))
+        values = {"stride_h": stride[0], "stride_w": stride[1], "pad_h": padding[0],
+                  "pad_w": padding[1], "dilation_h": dilation[0], "dilation_w": dilation[1],
+                  "input_zero_point": p_in.zero_point, "output_zero_point": p_out.zero_point,
+                  "activation_min": low, "activation_max": high, "depth_multiplier": out_c // in_c}
         if depthwise:
             w_dw = w_int8.reshape(out_c, kh, kw).permute(1, 2, 0)  # [kh, kw, out_c]
-            args = (xv, self.constant(w_dw, f"{node.name}_weight", node), *common,
-                    out_c // in_c, p_in.zero_point, p_out.zero_point, low, high)
-            new = self._call(cm.depthwise_conv2d_s8.default, args, q_out)
+            params = ops.pack(ops.DEPTHWISE_PARAMS, values, bias_q, mult, shift)
+            new = self._call(cm.depthwise_conv2d_s8.default,
+                             (xv, self.constant(w_dw, f"{node.name}_weight", node),
+                              self.constant(params, f"{node.name}_params", node)), q_out)
             self.report.count("depthwise_conv2d_s8")
         else:
             scratch = conv2d_scratch_bytes(self.target, (kh, kw), tuple(stride), tuple(padding),
                                            in_c)
-            args = (xv, self.constant(w_int8.permute(0, 2, 3, 1), f"{node.name}_weight", node),
-                    *common, p_in.zero_point, p_out.zero_point, low, high, scratch)
-            call = self._call(cm.conv2d_s8.default, args, q_out)
+            params = ops.pack(ops.CONV_PARAMS, values, bias_q, mult, shift)
+            call = self._call(cm.conv2d_s8.default,
+                              (xv, self.constant(w_int8.permute(0, 2, 3, 1), f"{node.name}_weight",
+                                                 node),
+                               self.constant(params, f"{node.name}_params", node), scratch), q_out)
             new = self._call(operator.getitem, (call, 0), q_out)
             self.report.count("conv2d_s8")
         self.produce(q_out, new, NHWC)
@@ -330,11 +335,11 @@ class _Pass:
         if not quant.fits_int32(bias_q, 1 << 30):
             raise _Skip()
         low, high = _output_range(clamp, p_out)
+        params = ops.pack(ops.FC_PARAMS, {"output_zero_point": p_out.zero_point,
+                                          "activation_min": low, "activation_max": high},
+                          bias_q, mult, shift)
         new = self._call(cm.fully_connected_s8.default,
-                         (xv, weight, self.constant(bias_q.to(torch.int32), f"{node.name}_bias", node),
-                          self.constant(mult, f"{node.name}_multiplier", node),
-                          self.constant(shift, f"{node.name}_shift", node),
-                          p_out.zero_point, low, high), q_out)
+                         (xv, weight, self.constant(params, f"{node.name}_params", node)), q_out)
         self.report.count("fully_connected_s8")
         self.produce(q_out, new, NCHW)
 
@@ -350,14 +355,14 @@ class _Pass:
         # Elementwise: any layout, as long as both agree; NHWC where either has it.
         layout = NHWC if (NHWC in self.layouts.get(q_a, {}) or NHWC in self.layouts.get(q_b, {})) \
             and len(_shape(node)) == 4 else NCHW
-        params = quant.add_params(p_a.scale, p_b.scale, p_out.scale)
+        values = quant.add_params(p_a.scale, p_b.scale, p_out.scale)
         low, high = _output_range(clamp, p_out)
+        values.update(a_zero_point=p_a.zero_point, b_zero_point=p_b.zero_point,
+                      output_zero_point=p_out.zero_point, activation_min=low, activation_max=high)
+        params = self.constant(ops.pack(ops.ADD_PARAMS, values), f"{node.name}_params", node)
         new = self._call(cm.add_s8.default,
-                         (self.value(q_a, layout, q_out), self.value(q_b, layout, q_out),
-                          p_a.zero_point, params["a_multiplier"], params["a_shift"],
-                          p_b.zero_point, params["b_multiplier"], params["b_shift"],
-                          params["left_shift"], p_out.zero_point, params["output_multiplier"],
-                          params["output_shift"], low, high), q_out)
+                         (self.value(q_a, layout, q_out), self.value(q_b, layout, q_out), params),
+                         q_out)
         self.report.count("add_s8")
         self.produce(q_out, new, layout)
 
@@ -381,10 +386,14 @@ class _Pass:
                 or (dilation and list(dilation) != [1, 1]) or len(_shape(node.args[0])) != 4):
             raise _Skip()
         q_in, p, q_out = self._pool_io(node, values[0])
-        kernel = _pair(kernel)
+        kernel, stride, padding = _pair(kernel), _pair(stride or kernel), _pair(padding or 0)
+        params = ops.pack(ops.MAX_POOL_PARAMS, {
+            "kernel_h": kernel[0], "kernel_w": kernel[1], "stride_h": stride[0],
+            "stride_w": stride[1], "pad_h": padding[0], "pad_w": padding[1],
+            "activation_min": p.qmin, "activation_max": p.qmax})
         new = self._call(cm.max_pool2d_s8.default,
-                         (self.value(q_in, NHWC, q_out), kernel, _pair(stride or kernel),
-                          _pair(padding or 0), p.qmin, p.qmax), q_out)
+                         (self.value(q_in, NHWC, q_out),
+                          self.constant(params, f"{node.name}_params", node)), q_out)
         self.report.count("max_pool2d_s8")
         self.produce(q_out, new, NHWC)
 
@@ -416,9 +425,14 @@ class _Pass:
 
     def _avg(self, q_in: Node, p: QParams, q_out: Node, kernel, stride, padding,
              count_include_pad: bool, produce: bool = True) -> Node:
+        params = ops.pack(ops.AVG_POOL_PARAMS, {
+            "kernel_h": kernel[0], "kernel_w": kernel[1], "stride_h": stride[0],
+            "stride_w": stride[1], "pad_h": padding[0], "pad_w": padding[1],
+            "count_include_pad": int(count_include_pad), "zero_point": p.zero_point,
+            "activation_min": p.qmin, "activation_max": p.qmax})
         new = self._call(cm.avg_pool2d_s8.default,
-                         (self.value(q_in, NHWC, q_out), list(kernel), list(stride),
-                          list(padding), count_include_pad, p.zero_point, p.qmin, p.qmax), q_out)
+                         (self.value(q_in, NHWC, q_out),
+                          self.constant(params, f"{q_out.name}_pool_params", q_out)), q_out)
         self.report.count("avg_pool2d_s8")
         if produce:
             self.produce(q_out, new, NHWC)
@@ -435,10 +449,12 @@ class _Pass:
         if p_out is None or q_out.target is not QUANTIZE:
             raise _Skip()
         q_in, p_in = source
-        table = self.constant(quant.softmax_table(p_in.scale), f"{node.name}_exp_table", node)
+        params = ops.pack(ops.SOFTMAX_PARAMS, {
+            "inv_output_scale_q16": quant.softmax_inv_scale(p_out.scale),
+            "output_zero_point": p_out.zero_point}, quant.softmax_table(p_in.scale))
         new = self._call(cm.softmax_s8.default,
-                         (self.value(q_in, NCHW, q_out), table,
-                          quant.softmax_inv_scale(p_out.scale), p_out.zero_point), q_out)
+                         (self.value(q_in, NCHW, q_out),
+                          self.constant(params, f"{node.name}_params", node)), q_out)
         self.report.count("softmax_s8")
         self.produce(q_out, new, NCHW)
 
@@ -531,6 +547,8 @@ def _evaluate(target: Any, args: tuple) -> Any:
     def real(a: Any) -> Any:
         if isinstance(a, Node):
             val = a.meta["val"]
+            if isinstance(val, torch.Tensor) and not isinstance(val, FakeTensor):
+                return val  # a constant (params say the output's shape)
             if isinstance(val, torch.Tensor):
                 return torch.zeros(val.shape, dtype=val.dtype)
             return tuple(torch.zeros(v.shape, dtype=v.dtype) for v in val)

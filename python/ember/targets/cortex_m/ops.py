@@ -6,8 +6,9 @@ PyTorch exactly as the kernels run on the board, which is what the tests
 compare the host runtime and the QEMU runs against.
 
 Activations are int8 NHWC; a convolution's weight is [out_c, kh, kw, in_c],
-a depthwise one's [kh, kw, out_c]; `bias` is int32 and already holds the
-input zero point's part (bias - zero_point * sum(w)), so a padded tap
+a depthwise one's [kh, kw, out_c]. The integer parameters of an op are one
+int32 tensor (pack / unpack below); the int32 bias among them already holds
+the input zero point's part (bias - zero_point * sum(w)), so a padded tap
 reads the zero point.
 """
 
@@ -23,35 +24,53 @@ from ember.targets.cortex_m import quant
 
 _lib = torch.library.Library("ember_cortex_m", "DEF")
 
-_CONV = ("Tensor input, Tensor weight, Tensor bias, Tensor multiplier, Tensor shift, "
-         "int[] stride, int[] padding, int[] dilation")
-_REQUANT = "int output_zero_point, int activation_min, int activation_max"
+# Each op's integer parameters travel in one constant int32 tensor, `params`
+# (laid out below, then any per-channel rows), not as separate arguments:
+# on a microcontroller every argument costs the method's tables RAM.
+CONV_PARAMS = ("stride_h", "stride_w", "pad_h", "pad_w", "dilation_h", "dilation_w",
+               "input_zero_point", "output_zero_point", "activation_min", "activation_max")
+DEPTHWISE_PARAMS = CONV_PARAMS + ("depth_multiplier",)
+FC_PARAMS = ("output_zero_point", "activation_min", "activation_max")
+ADD_PARAMS = ("a_zero_point", "a_multiplier", "a_shift", "b_zero_point", "b_multiplier",
+              "b_shift", "left_shift", "output_zero_point", "output_multiplier", "output_shift",
+              "activation_min", "activation_max")
+AVG_POOL_PARAMS = ("kernel_h", "kernel_w", "stride_h", "stride_w", "pad_h", "pad_w",
+                   "count_include_pad", "zero_point", "activation_min", "activation_max")
+MAX_POOL_PARAMS = ("kernel_h", "kernel_w", "stride_h", "stride_w", "pad_h", "pad_w",
+                   "activation_min", "activation_max")
+SOFTMAX_PARAMS = ("inv_output_scale_q16", "output_zero_point")  # then the 256-entry exp table
+REQUANTIZE_PARAMS = ("input_zero_point", "multiplier", "shift", "output_zero_point")
+
 _SCHEMAS = {
-    "conv2d_s8": (f"{_CONV}, int input_zero_point, {_REQUANT}, int scratch_bytes",
+    # params: CONV_PARAMS, then bias[out_c], multiplier[out_c], shift[out_c]
+    "conv2d_s8": ("Tensor input, Tensor weight, Tensor params, int scratch_bytes",
                   ["out", "scratch"]),
-    "depthwise_conv2d_s8": (f"{_CONV}, int depth_multiplier, int input_zero_point, {_REQUANT}",
-                            ["out"]),
-    "fully_connected_s8": ("Tensor input, Tensor weight, Tensor bias, Tensor multiplier, "
-                           f"Tensor shift, {_REQUANT}", ["out"]),
+    "depthwise_conv2d_s8": ("Tensor input, Tensor weight, Tensor params", ["out"]),
+    "fully_connected_s8": ("Tensor input, Tensor weight, Tensor params", ["out"]),
     "fully_connected_s8_f32": ("Tensor input, Tensor weight, Tensor bias, Tensor scale, "
                                "Tensor? float_bias", ["out"]),
-    "add_s8": ("Tensor a, Tensor b, int a_zero_point, int a_multiplier, int a_shift, "
-               "int b_zero_point, int b_multiplier, int b_shift, int left_shift, "
-               "int output_zero_point, int output_multiplier, int output_shift, "
-               "int activation_min, int activation_max", ["out"]),
-    "avg_pool2d_s8": ("Tensor input, int[] kernel_size, int[] stride, int[] padding, "
-                      "bool count_include_pad, int zero_point, int activation_min, "
-                      "int activation_max", ["out"]),
-    "max_pool2d_s8": ("Tensor input, int[] kernel_size, int[] stride, int[] padding, "
-                      "int activation_min, int activation_max", ["out"]),
-    "softmax_s8": ("Tensor input, Tensor exp_table, int inv_output_scale_q16, "
-                   "int output_zero_point", ["out"]),
-    "requantize_s8": ("Tensor input, int input_zero_point, int multiplier, int shift, "
-                      "int output_zero_point", ["out"]),
+    "add_s8": ("Tensor a, Tensor b, Tensor params", ["out"]),
+    "avg_pool2d_s8": ("Tensor input, Tensor params", ["out"]),
+    "max_pool2d_s8": ("Tensor input, Tensor params", ["out"]),
+    "softmax_s8": ("Tensor input, Tensor params", ["out"]),
+    "requantize_s8": ("Tensor input, Tensor params", ["out"]),
     "quantize_s8": ("Tensor input, float scale, int zero_point, int quant_min, int quant_max",
                     ["out"]),
     "dequantize_s8": ("Tensor input, float scale, int zero_point", ["out"]),
 }
+
+
+def pack(names: tuple[str, ...], values: dict[str, int], *rows: torch.Tensor) -> torch.Tensor:
+    """An op's params tensor: the named values in order, then the rows."""
+    head = torch.tensor([int(values[n]) for n in names], dtype=torch.int32)
+    return torch.cat([head, *(r.to(torch.int32).reshape(-1) for r in rows)])
+
+
+def unpack(names: tuple[str, ...], params: torch.Tensor, rows: int = 0,
+           row_length: int = 0) -> tuple[dict[str, int], list[torch.Tensor]]:
+    head = {n: int(v) for n, v in zip(names, params[:len(names)].tolist())}
+    tail = params[len(names):].to(torch.int64)
+    return head, [tail[i * row_length:(i + 1) * row_length] for i in range(rows)]
 
 
 def _nchw(x: torch.Tensor) -> torch.Tensor:
@@ -73,23 +92,24 @@ def _window_sums(x: torch.Tensor, weight: torch.Tensor, stride, padding, dilatio
     return _nhwc(sums).to(torch.int64)
 
 
-def conv2d_s8(input, weight, bias, multiplier, shift, stride, padding, dilation,
-              input_zero_point, output_zero_point, activation_min, activation_max, scratch_bytes):
-    acc = _window_sums(input, weight.permute(0, 3, 1, 2), stride, padding, dilation,
-                       input_zero_point, 1) + bias.to(torch.int64)
-    out = quant.requantize_s8(acc, multiplier.to(torch.int64), shift.to(torch.int64),
-                              output_zero_point, activation_min, activation_max)
+def conv2d_s8(input, weight, params, scratch_bytes):
+    p, (bias, multiplier, shift) = unpack(CONV_PARAMS, params, 3, weight.shape[0])
+    acc = _window_sums(input, weight.permute(0, 3, 1, 2), (p["stride_h"], p["stride_w"]),
+                       (p["pad_h"], p["pad_w"]), (p["dilation_h"], p["dilation_w"]),
+                       p["input_zero_point"], 1) + bias
+    out = quant.requantize_s8(acc, multiplier, shift, p["output_zero_point"],
+                              p["activation_min"], p["activation_max"])
     return out, torch.zeros(scratch_bytes, dtype=torch.int8)
 
 
-def depthwise_conv2d_s8(input, weight, bias, multiplier, shift, stride, padding, dilation,
-                        depth_multiplier, input_zero_point, output_zero_point, activation_min,
-                        activation_max):
+def depthwise_conv2d_s8(input, weight, params):
+    p, (bias, multiplier, shift) = unpack(DEPTHWISE_PARAMS, params, 3, weight.shape[2])
     w = weight.permute(2, 0, 1).unsqueeze(1)  # [out_c, 1, kh, kw]
-    acc = _window_sums(input, w, stride, padding, dilation, input_zero_point,
-                       input.shape[3]) + bias.to(torch.int64)
-    return quant.requantize_s8(acc, multiplier.to(torch.int64), shift.to(torch.int64),
-                               output_zero_point, activation_min, activation_max)
+    acc = _window_sums(input, w, (p["stride_h"], p["stride_w"]), (p["pad_h"], p["pad_w"]),
+                       (p["dilation_h"], p["dilation_w"]), p["input_zero_point"],
+                       input.shape[3]) + bias
+    return quant.requantize_s8(acc, multiplier, shift, p["output_zero_point"],
+                               p["activation_min"], p["activation_max"])
 
 
 def _fc_acc(input, weight, bias) -> torch.Tensor:
@@ -97,11 +117,10 @@ def _fc_acc(input, weight, bias) -> torch.Tensor:
     return acc.to(torch.int64) + bias.to(torch.int64)
 
 
-def fully_connected_s8(input, weight, bias, multiplier, shift, output_zero_point, activation_min,
-                       activation_max):
-    return quant.requantize_s8(_fc_acc(input, weight, bias), multiplier.to(torch.int64),
-                               shift.to(torch.int64), output_zero_point, activation_min,
-                               activation_max)
+def fully_connected_s8(input, weight, params):
+    p, (bias, multiplier, shift) = unpack(FC_PARAMS, params, 3, weight.shape[0])
+    return quant.requantize_s8(_fc_acc(input, weight, bias), multiplier, shift,
+                               p["output_zero_point"], p["activation_min"], p["activation_max"])
 
 
 def fully_connected_s8_f32(input, weight, bias, scale, float_bias):
@@ -109,48 +128,55 @@ def fully_connected_s8_f32(input, weight, bias, scale, float_bias):
     return out + float_bias if float_bias is not None else out
 
 
-def add_s8(a, b, a_zero_point, a_multiplier, a_shift, b_zero_point, b_multiplier, b_shift,
-           left_shift, output_zero_point, output_multiplier, output_shift, activation_min,
-           activation_max):
-    sa = quant.requantize((a.to(torch.int64) - a_zero_point) << left_shift, a_multiplier, a_shift)
-    sb = quant.requantize((b.to(torch.int64) - b_zero_point) << left_shift, b_multiplier, b_shift)
-    return quant.requantize_s8(sa + sb, output_multiplier, output_shift, output_zero_point,
-                               activation_min, activation_max)
+def add_s8(a, b, params):
+    p, _ = unpack(ADD_PARAMS, params)
+    shift = p["left_shift"]
+    sa = quant.requantize((a.to(torch.int64) - p["a_zero_point"]) << shift, p["a_multiplier"],
+                          p["a_shift"])
+    sb = quant.requantize((b.to(torch.int64) - p["b_zero_point"]) << shift, p["b_multiplier"],
+                          p["b_shift"])
+    return quant.requantize_s8(sa + sb, p["output_multiplier"], p["output_shift"],
+                               p["output_zero_point"], p["activation_min"], p["activation_max"])
 
 
-def avg_pool2d_s8(input, kernel_size, stride, padding, count_include_pad, zero_point,
-                  activation_min, activation_max):
-    ones = torch.ones(input.shape[3], 1, *kernel_size, dtype=torch.int8)
-    pad_value = zero_point if count_include_pad else 0
+def avg_pool2d_s8(input, params):
+    p, _ = unpack(AVG_POOL_PARAMS, params)
+    kernel, stride = (p["kernel_h"], p["kernel_w"]), (p["stride_h"], p["stride_w"])
+    padding = (p["pad_h"], p["pad_w"])
+    ones = torch.ones(input.shape[3], 1, *kernel, dtype=torch.int8)
+    pad_value = p["zero_point"] if p["count_include_pad"] else 0
     sums = _window_sums(input, ones, stride, padding, (1, 1), pad_value, input.shape[3])
-    if count_include_pad:
-        count = torch.tensor(kernel_size[0] * kernel_size[1], dtype=torch.int64)
+    if p["count_include_pad"]:
+        count = torch.tensor(kernel[0] * kernel[1], dtype=torch.int64)
     else:
         inside = torch.ones_like(input[..., :1])
         count = _window_sums(inside, ones[:1], stride, padding, (1, 1), 0, 1)
     # rounded half away from zero, as TFLite
     rounded = torch.sign(sums) * ((sums.abs() + count // 2) // count)
-    return rounded.clamp(activation_min, activation_max).to(torch.int8)
+    return rounded.clamp(p["activation_min"], p["activation_max"]).to(torch.int8)
 
 
-def max_pool2d_s8(input, kernel_size, stride, padding, activation_min, activation_max):
-    out = F.max_pool2d(_nchw(input).to(torch.float32), list(kernel_size), list(stride),
-                       list(padding))
-    return _nhwc(out).clamp(activation_min, activation_max).to(torch.int8)
+def max_pool2d_s8(input, params):
+    p, _ = unpack(MAX_POOL_PARAMS, params)
+    out = F.max_pool2d(_nchw(input).to(torch.float32), [p["kernel_h"], p["kernel_w"]],
+                       [p["stride_h"], p["stride_w"]], [p["pad_h"], p["pad_w"]])
+    return _nhwc(out).clamp(p["activation_min"], p["activation_max"]).to(torch.int8)
 
 
-def softmax_s8(input, exp_table, inv_output_scale_q16, output_zero_point):
+def softmax_s8(input, params):
+    p, (exp_table,) = unpack(SOFTMAX_PARAMS, params, 1, 256)
     x = input.to(torch.int64)
     d = x.amax(dim=-1, keepdim=True) - x
-    e = exp_table.to(torch.int64)[d]
+    e = exp_table[d]
     denominator = e.sum(dim=-1, keepdim=True) << 16
-    q = (e * inv_output_scale_q16 + denominator // 2) // denominator
-    return (q + output_zero_point).clamp(-128, 127).to(torch.int8)
+    q = (e * p["inv_output_scale_q16"] + denominator // 2) // denominator
+    return (q + p["output_zero_point"]).clamp(-128, 127).to(torch.int8)
 
 
-def requantize_s8(input, input_zero_point, multiplier, shift, output_zero_point):
-    return quant.requantize_s8(input.to(torch.int64) - input_zero_point, multiplier, shift,
-                               output_zero_point, -128, 127)
+def requantize_s8(input, params):
+    p, _ = unpack(REQUANTIZE_PARAMS, params)
+    return quant.requantize_s8(input.to(torch.int64) - p["input_zero_point"], p["multiplier"],
+                               p["shift"], p["output_zero_point"], -128, 127)
 
 
 def quantize_s8(input, scale, zero_point, quant_min, quant_max):
@@ -197,20 +223,6 @@ def _define() -> None:
         impl = _IMPLS[name]
         _lib.impl(name, impl, "CompositeExplicitAutograd")
         _lib.impl(f"{name}.out", _out_impl(impl, outs), "CompositeExplicitAutograd")
-        # Shapes and dtypes come from the reference on meta tensors' stand-ins.
-        torch.library.register_fake(f"ember_cortex_m::{name}")(_fake(impl))
-
-
-def _fake(impl: Callable[..., Any]) -> Callable[..., Any]:
-    def fake(*args: Any, **kwargs: Any) -> Any:
-        real = [torch.zeros(a.shape, dtype=a.dtype) if isinstance(a, torch.Tensor) else a
-                for a in args]
-        results = impl(*real, **kwargs)
-        results = results if isinstance(results, tuple) else (results,)
-        device = next(a for a in args if isinstance(a, torch.Tensor)).device
-        made = tuple(torch.empty(r.shape, dtype=r.dtype, device=device) for r in results)
-        return made if len(made) > 1 else made[0]
-    return fake
 
 
 _define()
