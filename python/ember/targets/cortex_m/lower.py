@@ -467,6 +467,10 @@ class _Pass:
             raise _Skip()
         q_in, q_out = source[0], users[0]
         xv = self.value(q_in, NCHW, q_out)
+        if node.target is aten.clone.default:
+            # Nothing writes a value in place: a copy is the value itself.
+            self.produce(q_out, xv, NCHW)
+            return
         new = self._call(node.target, (xv, *node.args[1:]), q_out)
         self.produce(q_out, new, NCHW)
 
@@ -554,7 +558,9 @@ def _evaluate(target: Any, args: tuple) -> Any:
             return tuple(torch.zeros(v.shape, dtype=v.dtype) for v in val)
         return a
     with torch.no_grad():
-        return target(*[real(a) for a in args])
+        result = target(*[real(a) for a in args])
+    # The program's permutes are copies (permute_copy): contiguous.
+    return result.contiguous() if isinstance(result, torch.Tensor) else result
 
 
 def lower_to_cortex_m(target: Target):
