@@ -18,6 +18,7 @@ PyTorch, and the float model's).
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import sys
 from collections.abc import Callable
@@ -28,7 +29,7 @@ from torch import nn
 
 if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from examples.models import BasicBlock, MobileNetV2, seeded  # noqa: E402
+from examples.models import BasicBlock, MobileNetV2, seeded
 
 
 class DSCNN(nn.Module):
@@ -78,7 +79,7 @@ class Autoencoder(nn.Module):
         sizes = [features, hidden, hidden, hidden, hidden, bottleneck, hidden, hidden, hidden,
                  hidden]
         layers: list[nn.Module] = []
-        for a, b in zip(sizes, sizes[1:]):
+        for a, b in itertools.pairwise(sizes):
             layers += [nn.Linear(a, b), nn.ReLU()]
         layers.append(nn.Linear(hidden, features))
         self.layers = nn.Sequential(*layers)

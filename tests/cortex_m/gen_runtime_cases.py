@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import os
+import struct
 import sys
 
 import numpy as np
@@ -34,7 +35,7 @@ def has_delegates(data: bytes) -> bool:
         program = Program.GetRootAs(data, 0)
         return any(program.ExecutionPlan(i).DelegatesLength() > 0
                    for i in range(program.ExecutionPlanLength()))
-    except Exception:  # a file the reader cannot parse has no delegates it could use
+    except (IndexError, ValueError, struct.error):  # unreadable: no delegates it could use
         return False
 
 
@@ -116,7 +117,10 @@ const size_t kNumMalformed = sizeof(kMalformed) / sizeof(kMalformed[0]);
 }}  // namespace ember::cortex_m::testing
 """
     path = os.path.join(out_dir, "runtime_cases.cpp")
-    old = open(path).read() if os.path.exists(path) else None
+    old = None
+    if os.path.exists(path):
+        with open(path) as f:
+            old = f.read()
     if old != text:
         with open(path, "w") as f:
             f.write(text)

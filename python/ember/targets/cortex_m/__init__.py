@@ -18,12 +18,14 @@ from typing import Any
 
 import torch
 
-from ember.exporter import ExportedProgram, export as _export
+from ember.exporter import ExportedProgram
+from ember.exporter import export as _export
 from ember.passes.out_variants import to_out_variants
 from ember.passes.pipeline import default_passes
 from ember.targets.cortex_m import ops  # noqa: F401  (defines the ember_cortex_m ops)
 from ember.targets.cortex_m.lower import Lowering, lower_to_cortex_m
-from ember.targets.cortex_m.targets import TARGETS, Target, target as _target
+from ember.targets.cortex_m.targets import TARGETS, Target
+from ember.targets.cortex_m.targets import target as _target
 
 __all__ = ["TARGETS", "CortexMProgram", "Lowering", "Target", "export"]
 

@@ -20,8 +20,8 @@ import argparse
 import os
 from dataclasses import dataclass
 
-from ember.fb.KernelTypes import KernelTypes
 from ember.fb.InstructionArguments import InstructionArguments
+from ember.fb.KernelTypes import KernelTypes
 from ember.fb.Program import Program
 
 ARENA_ALIGNMENT = 16

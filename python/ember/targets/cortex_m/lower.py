@@ -28,8 +28,7 @@ from torch._subclasses.fake_tensor import FakeTensor
 from torch.fx import Graph, Node
 
 from ember.passes.graph import ExportError, ProgramGraph
-from ember.targets.cortex_m import quant
-from ember.targets.cortex_m import ops
+from ember.targets.cortex_m import ops, quant
 from ember.targets.cortex_m.ops import cm
 from ember.targets.cortex_m.targets import Target, conv2d_scratch_bytes
 

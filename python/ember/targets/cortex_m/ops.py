@@ -47,8 +47,8 @@ _SCHEMAS = {
                   ["out", "scratch"]),
     "depthwise_conv2d_s8": ("Tensor input, Tensor weight, Tensor params", ["out"]),
     "fully_connected_s8": ("Tensor input, Tensor weight, Tensor params", ["out"]),
-    "fully_connected_s8_f32": ("Tensor input, Tensor weight, Tensor bias, Tensor scale, "
-                               "Tensor? float_bias", ["out"]),
+    "fully_connected_s8_f32": (
+        "Tensor input, Tensor weight, Tensor bias, Tensor scale, Tensor? float_bias", ["out"]),
     "add_s8": ("Tensor a, Tensor b, Tensor params", ["out"]),
     "avg_pool2d_s8": ("Tensor input, Tensor params", ["out"]),
     "max_pool2d_s8": ("Tensor input, Tensor params", ["out"]),

@@ -67,7 +67,8 @@ class RunnerOutput:
 
 
 def run(info: BuildInfo, elf: str, timeout: float = 300) -> RunnerOutput:
-    result = subprocess.run([*info.qemu, elf], capture_output=True, text=True, timeout=timeout)
+    result = subprocess.run([*info.qemu, elf], capture_output=True, text=True, timeout=timeout,
+                            check=False)  # a failing image's status is the result
     return parse(result.returncode, result.stdout + result.stderr)
 
 
@@ -174,10 +175,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("build", help="a Cortex-M build folder (build/cortex-m55)")
     parser.add_argument("image", help="a model's name (kws) or an image's path")
     parser.add_argument("--expected", help="the model's .expected.npz (examples/mcu_models.py)")
+    parser.add_argument("--raw", action="store_true",
+                        help="print what the image printed (a tester's or bench's lines)")
     args = parser.parse_args(argv)
     info = BuildInfo.of(args.build)
     elf = args.image if args.image.endswith(".elf") else info.image(args.image)
     output = run(info, elf)
+    if args.raw:
+        print(output.text, end="")
+        return output.status
     if output.status != 0 or not output.outputs:
         print(output.text)
         print(f"{os.path.basename(elf)} failed on {info.board} (exit status {output.status})")
