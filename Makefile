@@ -231,7 +231,8 @@ cortex-m-tools:
 
 # One model exported for one target: the .pte, its input and the host
 # runtime's output for it (examples/mcu_models.py; ember built: make build).
-CM_EXPORT_DEPS := examples/mcu_models.py $(wildcard python/ember/targets/cortex_m/*.py)
+CM_EXPORT_DEPS := examples/mcu_models.py $(addprefix python/ember/targets/cortex_m/,\
+  __init__.py lower.py ops.py quant.py targets.py)
 define CM_MODEL_RULE
 $(call cm_models,$(1))/%.pte: $(CM_EXPORT_DEPS) | $(DEPS_STAMP)
 	@echo "== cortex-m: export $$* for $(call cm_export_target,$(1))"

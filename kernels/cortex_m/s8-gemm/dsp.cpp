@@ -62,29 +62,33 @@ EMBER_CM_INLINE int32_t block_1x1(const int8_t* x0, const int8_t* w0, int32_t de
   return acc;
 }
 
+// Calls store(r, c, acc) for every output, two rows by two channels at a time.
 template <typename Store>
 void gemm(const GemmArgs& a, Store&& store) {
   for (int32_t r = 0; r < a.num_rows; r += 2) {
     const bool two_rows = r + 1 < a.num_rows;
-    const int8_t* const* rows = a.rows + r;
-    for (int32_t c = 0; c < a.channels; c += 2) {
-      const bool two_channels = c + 1 < a.channels;
-      const int8_t* w[2] = {a.weight + static_cast<size_t>(c) * a.depth,
-                            a.weight + static_cast<size_t>(c + (two_channels ? 1 : 0)) * a.depth};
+    const int8_t* x0 = a.rows[r];
+    const int8_t* x1 = two_rows ? a.rows[r + 1] : x0;
+    const int8_t* w = a.weight;
+    int32_t c = 0;
+    for (; c + 2 <= a.channels; c += 2, w += 2 * a.depth) {
       const int32_t b0 = a.bias != nullptr ? a.bias[c] : 0;
-      const int32_t b1 = a.bias != nullptr && two_channels ? a.bias[c + 1] : 0;
+      const int32_t b1 = a.bias != nullptr ? a.bias[c + 1] : 0;
       int32_t acc[2][2] = {{b0, b1}, {b0, b1}};
-      if (two_rows && two_channels) {
-        block_2x2(rows[0], rows[1], w[0], w[1], a.depth, acc);
-      } else if (two_channels) {
-        block_1x2(rows[0], w[0], w[1], a.depth, acc);
+      if (two_rows) {
+        block_2x2(x0, x1, w, w + a.depth, a.depth, acc);
+        store(r + 1, c, acc[1][0]);
+        store(r + 1, c + 1, acc[1][1]);
       } else {
-        acc[0][0] = block_1x1(rows[0], w[0], a.depth, acc[0][0]);
-        if (two_rows) acc[1][0] = block_1x1(rows[1], w[0], a.depth, acc[1][0]);
+        block_1x2(x0, w, w + a.depth, a.depth, acc);
       }
-      for (int32_t i = 0; i < (two_rows ? 2 : 1); ++i) {
-        for (int32_t j = 0; j < (two_channels ? 2 : 1); ++j) store(r + i, c + j, acc[i][j]);
-      }
+      store(r, c, acc[0][0]);
+      store(r, c + 1, acc[0][1]);
+    }
+    if (c < a.channels) {
+      const int32_t b = a.bias != nullptr ? a.bias[c] : 0;
+      store(r, c, block_1x1(x0, w, a.depth, b));
+      if (two_rows) store(r + 1, c, block_1x1(x1, w, a.depth, b));
     }
   }
 }
@@ -92,10 +96,15 @@ void gemm(const GemmArgs& a, Store&& store) {
 }  // namespace
 
 void gemm_s8_dsp(const GemmArgs& a) {
-  const Requant& q = a.requant;
-  gemm(a, [&](int32_t r, int32_t c, int32_t acc) {
-    a.out[r * a.out_stride + c] = requantize_s8(acc, q.multiplier[c], q.shift[c], q.output_zero_point,
-                                                q.activation_min, q.activation_max);
+  // The requantization's constants in locals: the epilogue runs per output.
+  const int32_t* multiplier = a.requant.multiplier;
+  const int32_t* shift = a.requant.shift;
+  const int32_t zero_point = a.requant.output_zero_point;
+  const int32_t low = a.requant.activation_min, high = a.requant.activation_max;
+  int8_t* out = a.out;
+  const int32_t stride = a.out_stride;
+  gemm(a, [=](int32_t r, int32_t c, int32_t acc) {
+    out[r * stride + c] = requantize_s8(acc, multiplier[c], shift[c], zero_point, low, high);
   });
 }
 
