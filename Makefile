@@ -243,9 +243,10 @@ $(foreach cpu,$(CM_CPUS),$(eval $(call CM_MODEL_RULE,$(cpu))))
 cortex-m-models: | $(DEPS_STAMP)
 cortex-m-models: $(foreach c,$(CM_CPUS),$(foreach m,$(CM_MODELS),$(call cm_models,$(c))/$(m).pte))
 
-# Configures build/<cpu> for the toolchain file, with the models folder.
-cm_configure = cmake -S . -B $(call cm_build,$(1)) -G Ninja --no-warn-unused-cli \
-  -DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi-$(1).cmake \
+# Configures build/<cpu> for the toolchain file (the first time: CMake
+# keeps it), with the models folder.
+cm_configure = cmake -S . -B $(call cm_build,$(1)) -G Ninja \
+  $$([ -f $(call cm_build,$(1))/CMakeCache.txt ] || echo -DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi-$(1).cmake) \
   -DEMBER_CORTEX_M_MODEL_DIR=$(abspath $(call cm_models,$(1))) -DEMBER_PYTHON=$(abspath $(PY)) \
   $(if $(CM_KERNELS),-DEMBER_CORTEX_M_KERNELS=$(CM_KERNELS)) $(LAUNCHER) >/dev/null
 
@@ -276,7 +277,7 @@ cortex-m-bench: cortex-m-tools
 define CM_RUN_RULE
 $(2)-$(1): cortex-m-tools build
 	@$(MAKE) --no-print-directory $(call cm_models,$(1))/$(2).pte
-	@$(call cm_configure,$(1))
+	@$$(call cm_configure,$(1))
 	ninja -C $(call cm_build,$(1)) ember_cm_model_$(2) | { grep --line-buffered -E 'FAILED|error' || true; }
 	$(PY) -m ember.targets.cortex_m.run $(call cm_build,$(1)) $(2) --expected $(call cm_models,$(1))/$(2).expected.npz
 .PHONY: $(2)-$(1)
