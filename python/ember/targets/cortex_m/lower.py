@@ -18,7 +18,6 @@ an op that needs the NCHW layout the model was written in.
 
 from __future__ import annotations
 
-import math
 import operator
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +26,7 @@ import torch
 from torch._subclasses.fake_tensor import FakeTensor
 from torch.fx import Graph, Node
 
+from ember.backends.cpu.lowering import CLAMPS, clamp_bounds
 from ember.passes.graph import ExportError, ProgramGraph
 from ember.targets.cortex_m import ops, quant
 from ember.targets.cortex_m.ops import cm
@@ -37,7 +37,6 @@ qd = torch.ops.quantized_decomposed
 QUANTIZE = qd.quantize_per_tensor.default
 DEQUANTIZE = qd.dequantize_per_tensor.default
 DEQUANTIZE_CHANNEL = qd.dequantize_per_channel.default
-_CLAMPS = {aten.relu.default, aten.hardtanh.default, aten.clamp.default}
 # Ops that move int8 values without changing them: they run on the int8
 # tensor when their input and output share quantization parameters.
 _MOVES = {aten.view.default, aten.permute.default, aten.squeeze.dim, aten.squeeze.dims,
@@ -161,9 +160,9 @@ class _Pass:
         if len(users) != 1:
             return None
         clamp = None
-        if users[0].target in _CLAMPS:
+        if users[0].target in CLAMPS:
             clamp = users[0]
-            low, _ = _clamp_bounds(clamp)
+            low, _ = clamp_bounds(clamp)
             if low != 0.0 or len(clamp.users) != 1:
                 return None
             users = list(clamp.users)
@@ -512,22 +511,11 @@ def _pair(value: Any) -> list[int]:
     return value * 2 if len(value) == 1 else value
 
 
-def _clamp_bounds(node: Node) -> tuple[float, float]:
-    if node.target is aten.relu.default:
-        return 0.0, math.inf
-    if node.target is aten.hardtanh.default:
-        return (float(node.args[1]) if len(node.args) > 1 else -1.0,
-                float(node.args[2]) if len(node.args) > 2 else 1.0)
-    low = node.args[1] if len(node.args) > 1 else node.kwargs.get("min")
-    high = node.args[2] if len(node.args) > 2 else node.kwargs.get("max")
-    return (-math.inf if low is None else float(low), math.inf if high is None else float(high))
-
-
 def _output_range(clamp: Node | None, p: QParams) -> tuple[int, int]:
     """The int8 bounds of the output's quantization and a fused relu / relu6."""
     if clamp is None:
         return p.qmin, p.qmax
-    low, high = _clamp_bounds(clamp)
+    low, high = clamp_bounds(clamp)
     return (quant.quantize_float(low, p.scale, p.zero_point, p.qmin, p.qmax),
             quant.quantize_float(high, p.scale, p.zero_point, p.qmin, p.qmax))
 

@@ -68,7 +68,7 @@ def code_by_library(map_path: str) -> dict[str, tuple[int, int]]:
     section = kind = None
     with open(map_path) as f:
         for line in f:
-            if line.startswith(" .text") or line.startswith(" .rodata"):
+            if line.startswith((" .text", " .rodata")):
                 parts = line.split()
                 section = parts[0]
                 kind = 0 if section.startswith(".text") else 1
@@ -97,8 +97,8 @@ def markdown(runs: list[Run]) -> str:
     default = [r for r in runs if r.info.kernels != "scalar" and
                r.info.kernels == {"cortex-m4": "dsp", "cortex-m55": "helium"}[r.info.cpu]]
     lines += ["### Flash and RAM per model", "",
-              "| model | board | flash KiB (code + read-only data + program) | RAM KiB (arena + "
-              "method tables + static data + stack) | RAM beyond the arena KiB |",
+              ("| model | board | flash KiB (code + read-only data + program) | RAM KiB (arena + "
+               "method tables + static data + stack) | RAM beyond the arena KiB |"),
               "|---|---|---|---|---|"]
     for r in default:
         f = r.footprint
@@ -120,8 +120,8 @@ def markdown(runs: list[Run]) -> str:
                      f"{ratio} |")
     if runs:
         elf = runs[0].info.image(runs[0].model)
-        lines += ["", f"### Code and read-only data by library ({runs[0].model} on "
-                  f"{runs[0].info.cpu})", "", "| library | text KiB | read-only data KiB |",
+        lines += ["", (f"### Code and read-only data by library ({runs[0].model} on "
+                       f"{runs[0].info.cpu})"), "", "| library | text KiB | read-only data KiB |",
                   "|---|---|---|"]
         libraries = code_by_library(elf + ".map")
         for name, (text, rodata) in sorted(libraries.items(), key=lambda kv: -sum(kv[1])):
