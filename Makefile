@@ -33,7 +33,9 @@ AARCH64_CTEST ?=
         llm-chat bench-llm bench-llm-setup install test-package wheel test-wheel models \
         smollm2-cpu efficientnet-cpu efficientnet-portable \
         test-aarch64 aarch64-tools aarch64-build-and-test \
-        test-aarch64-quick-if-available aarch64-quick size test-size
+        test-aarch64-quick-if-available aarch64-quick size test-size \
+        test-cortex-m cortex-m-tools cortex-m-models cortex-m-build cortex-m-bench \
+        test-cortex-m-quick-if-available cortex-m-quick
 
 all: build
 
@@ -77,7 +79,8 @@ test-python: build
 	@printf '\n==> %s\n' "Python tests (pytest, against PyTorch eager)"
 	$(PY) -m pytest -q
 
-test: test-cpp test-python test-package test-size test-aarch64-quick-if-available
+test: test-cpp test-python test-package test-size test-aarch64-quick-if-available \
+      test-cortex-m-quick-if-available
 
 # Right-sized builds (docs/size.md). `make size` prints what each component
 # of the reference programs costs (MobileNetV2 portable-only and with the CPU
@@ -210,6 +213,115 @@ aarch64-quick:
 	ninja -C $(AARCH64_QUICK_BUILD) -j$(JOBS) ember_optimized_tests ember_runtime_tests
 	@echo "== aarch64 quick [3/3] run them under qemu-aarch64"
 	ctest --test-dir $(AARCH64_QUICK_BUILD) -j$(JOBS) --output-on-failure -L 'optimized|runtime'
+
+# Cortex-M, bare metal under QEMU (docs/embedded.md): Cortex-M4 (DSP) on
+# mps2-an386 and Cortex-M55 (Helium) on mps3-an547. `make test-cortex-m`
+# installs the Arm toolchain and QEMU when missing, exports the models for
+# both targets, builds the runtime, kernels, tests and model images for
+# both boards (build/cortex-m4, build/cortex-m55) and runs them all;
+# `make kws-cortex-m55` (and vww, resnet8, autoencoder; cortex-m4) exports,
+# builds and runs one model, printing its result, flash and RAM.
+# CM_KERNELS=scalar (or dsp on the M55) builds the other kernel variants
+# into build/<cpu>-<variant>, for the instruction counts of docs/embedded.md.
+CM_PKGS    := gcc-arm-none-eabi picolibc-arm-none-eabi libstdc++-arm-none-eabi-picolibc qemu-system-arm
+CM_TOOLS   := arm-none-eabi-g++ qemu-system-arm
+CM_CPUS    := cortex-m4 cortex-m55
+CM_MODELS  := kws vww resnet8 autoencoder
+CM_KERNELS ?=
+CM_SUFFIX  := $(if $(CM_KERNELS),-$(CM_KERNELS))
+CM_MODEL_DIR := build/cortex-m-models
+# make's own list of a target's models: what the image tests find.
+cm_build = build/$(1)$(CM_SUFFIX)
+cm_models = $(CM_MODEL_DIR)/$(1)$(CM_SUFFIX)
+cm_export_target = $(1)$(if $(filter scalar,$(CM_KERNELS)),-scalar)$(if $(filter dsp,$(CM_KERNELS)),-dsp)
+CM_BUILDS_ENV = EMBER_CORTEX_M_BUILDS="$(foreach c,$(CM_CPUS),$(c)=$(call cm_build,$(c)):$(call cm_models,$(c)))"
+
+cortex-m-tools:
+	@for tool in $(CM_TOOLS); do command -v $$tool >/dev/null || missing=1; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing $(CM_PKGS) (about 2 minutes)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	    $(CM_PKGS) >/dev/null; \
+	fi
+
+# One model exported for one target: the .pte, its input and the host
+# runtime's output for it (examples/mcu_models.py; ember built: make build).
+CM_EXPORT_DEPS := examples/mcu_models.py $(addprefix python/ember/targets/cortex_m/,\
+  __init__.py lower.py ops.py quant.py targets.py)
+define CM_MODEL_RULE
+$(call cm_models,$(1))/%.pte: $(CM_EXPORT_DEPS) | $(DEPS_STAMP)
+	@echo "== cortex-m: export $$* for $(call cm_export_target,$(1))"
+	$(PY) examples/mcu_models.py $$* --target $(call cm_export_target,$(1)) --out-dir $$(@D)
+endef
+$(foreach cpu,$(CM_CPUS),$(eval $(call CM_MODEL_RULE,$(cpu))))
+
+cortex-m-models: | $(DEPS_STAMP)
+cortex-m-models: $(foreach c,$(CM_CPUS),$(foreach m,$(CM_MODELS),$(call cm_models,$(c))/$(m).pte))
+
+# Configures build/<cpu> for the toolchain file (the first time: CMake
+# keeps it), with the models folder.
+cm_configure = cmake -S . -B $(call cm_build,$(1)) -G Ninja \
+  $$([ -f $(call cm_build,$(1))/CMakeCache.txt ] || echo -DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi-$(1).cmake) \
+  -DEMBER_CORTEX_M_MODEL_DIR=$(abspath $(call cm_models,$(1))) -DEMBER_PYTHON=$(abspath $(PY)) \
+  $(if $(CM_KERNELS),-DEMBER_CORTEX_M_KERNELS=$(CM_KERNELS)) $(LAUNCHER) >/dev/null
+
+cortex-m-build: cortex-m-models
+	@for cpu in $(CM_CPUS); do \
+	  echo "== cortex-m: build $$cpu (runtime, kernels, tests, images; cold: several CPU-minutes)"; \
+	  $(call cm_configure,$$cpu) && ninja -C build/$$cpu$(CM_SUFFIX) -j$(JOBS) \
+	    | { grep --line-buffered -E 'FAILED|error|elf$$' || true; } || exit 1; \
+	done
+
+test-cortex-m: cortex-m-tools build
+	@$(MAKE) --no-print-directory cortex-m-build
+	@for cpu in $(CM_CPUS); do \
+	  echo "== cortex-m: ctest on $$cpu (hello, kernel tester, runtime tests, models)"; \
+	  ctest --test-dir build/$$cpu$(CM_SUFFIX) -j$(JOBS) --output-on-failure -L cortex_m || exit 1; \
+	done
+	@echo "== cortex-m: the images against the host runtime, and the export (pytest tests/cortex_m)"
+	$(CM_BUILDS_ENV) $(PY) -m pytest -q tests/cortex_m
+
+# Instructions per kernel variant on the models' layers (QEMU -icount).
+cortex-m-bench: cortex-m-tools
+	@for cpu in $(CM_CPUS); do \
+	  $(call cm_configure,$$cpu) && ninja -C build/$$cpu$(CM_SUFFIX) ember_cm_kernel_bench >/dev/null && \
+	  $(PY) -m ember.targets.cortex_m.run build/$$cpu$(CM_SUFFIX) kernel_bench --raw; \
+	done
+
+# make <model>-<cpu>: export, build and run one model on its board.
+define CM_RUN_RULE
+$(2)-$(1): cortex-m-tools build
+	@$(MAKE) --no-print-directory $(call cm_models,$(1))/$(2).pte
+	@$$(call cm_configure,$(1))
+	ninja -C $(call cm_build,$(1)) ember_cm_model_$(2) | { grep --line-buffered -E 'FAILED|error' || true; }
+	$(PY) -m ember.targets.cortex_m.run $(call cm_build,$(1)) $(2) --expected $(call cm_models,$(1))/$(2).expected.npz
+.PHONY: $(2)-$(1)
+endef
+$(foreach cpu,$(CM_CPUS),$(foreach m,$(CM_MODELS),$(eval $(call CM_RUN_RULE,$(cpu),$(m)))))
+
+# The part of the Cortex-M tests `make test` runs where the Arm toolchain
+# and QEMU are installed (it never installs them; SKIP_CORTEX_M=1 leaves it
+# out): on both boards, hello, the kernel tester and the keyword-spotting
+# model against the host runtime.
+test-cortex-m-quick-if-available:
+	@for tool in $(CM_TOOLS); do command -v $$tool >/dev/null || missing="$$missing $$tool"; done; \
+	if [ -n "$(SKIP_CORTEX_M)" ]; then \
+	  echo "== cortex-m: skipped (SKIP_CORTEX_M is set)"; \
+	elif [ -n "$$missing" ]; then \
+	  echo "== cortex-m: skipped, not installed:$$missing (make test-cortex-m installs them)"; \
+	else \
+	  $(MAKE) --no-print-directory cortex-m-quick; \
+	fi
+
+cortex-m-quick: $(foreach c,$(CM_CPUS),$(call cm_models,$(c))/kws.pte)
+	@for cpu in $(CM_CPUS); do \
+	  echo "== cortex-m quick: $$cpu: build hello, the kernel tester and the KWS image"; \
+	  $(call cm_configure,$$cpu) && \
+	  ninja -C build/$$cpu -j$(JOBS) ember_cm_hello ember_cm_kernel_tester ember_cm_model_kws \
+	    | { grep --line-buffered -E 'FAILED|error' || true; } && \
+	  ctest --test-dir build/$$cpu --output-on-failure -R 'hello|kernel_tester|model.kws' || exit 1; \
+	done
+	$(CM_BUILDS_ENV) $(PY) -m pytest -q tests/cortex_m/test_boards.py -k kws
 
 demo: build
 	@printf '\n==> %s\n' "EfficientNet-Lite0 in float and int8 on real photographs, on the C++ runtime"
