@@ -404,4 +404,17 @@ ember_status ember_method_memory_bytes(const ember_method* method, size_t* out) 
   return EMBER_OK;
 }
 
+ember_status ember_method_input_dynamic_dims(const ember_method* method, size_t index,
+                                             uint32_t* out) {
+  constexpr const char* kFn = "ember_method_input_dynamic_dims";
+  EMBER_C_REQUIRE(method, kFn);
+  EMBER_C_REQUIRE(out, kFn);
+  ember_status status = check_index(index, method->num_inputs, kFn, "input", method);
+  if (status != EMBER_OK) return status;
+  if (!method->input_is_tensor[index]) return not_a_tensor(kFn, "input", index, method);
+  const ember::MethodMeta::TensorInfo info = method->meta.input_tensor_info(index).get();
+  *out = info.dynamic ? info.dynamic_dims : 0u;
+  return EMBER_OK;
+}
+
 }  // extern "C"
