@@ -195,13 +195,22 @@ ember_status ember_program_load_buffer(const void* data, size_t size,
   if (status != EMBER_OK) return status;
   std::unique_ptr<uint8_t[]> copy;
   if ((flags & EMBER_LOAD_BORROW_BUFFER) == 0) {
-    copy.reset(new (std::nothrow) uint8_t[size > 0 ? size : 1]);
+    // 64-byte aligned, as a mapped file is: delegates read their constants
+    // in place and refuse a misaligned blob, and malloc aligns to 8 bytes on
+    // some targets (WebAssembly).
+    constexpr size_t kAlign = 64;
+    if (size > SIZE_MAX - kAlign) {
+      return fail(EMBER_ERROR_MEMORY_ALLOCATION_FAILED, "%s: %zu bytes is too large", kFn, size);
+    }
+    copy.reset(new (std::nothrow) uint8_t[size + kAlign]);
     if (copy == nullptr) {
       return fail(EMBER_ERROR_MEMORY_ALLOCATION_FAILED, "%s: no memory for a copy of %zu bytes",
                   kFn, size);
     }
-    std::memcpy(copy.get(), data, size);
-    data = copy.get();
+    uint8_t* aligned =
+        copy.get() + (kAlign - reinterpret_cast<uintptr_t>(copy.get()) % kAlign) % kAlign;
+    std::memcpy(aligned, data, size);
+    data = aligned;
   }
   char what[128];
   std::snprintf(what, sizeof(what), "%s: cannot load %zu bytes", kFn, size);

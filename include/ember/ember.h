@@ -137,7 +137,9 @@ EMBER_API ember_status ember_set_log_level(int32_t level);
 enum {
   EMBER_LOAD_NO_MMAP = 1u << 0,       /* read the file into memory rather than map it */
   EMBER_LOAD_BORROW_BUFFER = 1u << 1  /* load_buffer: use the caller's bytes in place (they
-                                         must outlive the program) rather than a copy */
+                                         must outlive the program, and be 64-byte aligned:
+                                         delegates read constants in place and refuse a
+                                         misaligned blob) rather than a copy */
 };
 typedef struct ember_load_options {
   uint32_t struct_size;      /* sizeof(ember_load_options) */
