@@ -209,7 +209,10 @@ async function instantiate(name, baseUrl) {
 
 function threadsAllowed() {
   if (typeof SharedArrayBuffer === 'undefined') return false;
-  return IS_NODE || globalThis.crossOriginIsolated === true;
+  // Node: Emscripten 3.1.6's pthread worker (ember-wasm-threads.worker.js)
+  // cannot load an ES module there (it reaches for require), so Node runs
+  // the single-threaded module; browsers run the threaded one.
+  return !IS_NODE && globalThis.crossOriginIsolated === true;
 }
 
 /**
