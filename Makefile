@@ -35,7 +35,9 @@ AARCH64_CTEST ?=
         test-aarch64 aarch64-tools aarch64-build-and-test \
         test-aarch64-quick-if-available aarch64-quick size test-size \
         test-cortex-m cortex-m-tools cortex-m-models cortex-m-build cortex-m-bench \
-        test-cortex-m-quick-if-available cortex-m-quick
+        test-cortex-m-quick-if-available cortex-m-quick \
+        wasm wasm-threads web-tools test-web test-web-quick-if-available efficientnet-web \
+        test-java java-aarch64
 
 all: build
 
@@ -80,7 +82,7 @@ test-python: build
 	$(PY) -m pytest -q
 
 test: test-cpp test-python test-package test-size test-aarch64-quick-if-available \
-      test-cortex-m-quick-if-available
+      test-cortex-m-quick-if-available test-web-quick-if-available
 
 # Right-sized builds (docs/size.md). `make size` prints what each component
 # of the reference programs costs (MobileNetV2 portable-only and with the CPU
@@ -334,6 +336,7 @@ models:
 	@echo "make smollm2-cpu          SmolLM2-135M-Instruct, 4-bit, chat on the C++ runner (ember_llm)"
 	@echo "make efficientnet-cpu     EfficientNet-Lite0 on the CPU backend, real photographs (ember_run)"
 	@echo "make efficientnet-portable  the same on the portable kernels only"
+	@echo "make efficientnet-web     the same in a web page (WebAssembly), served locally"
 EXPORTER_SOURCES := $(shell find python/ember -name '*.py' 2>/dev/null)
 
 # SmolLM2-135M-Instruct: export it with 4-bit weights (the GGUF's own blocks)
@@ -424,6 +427,101 @@ $(LLAMA_VENV)/.built:
 bench-llm-setup: $(LLAMA_VENV)/.built
 bench-llm: build
 	$(PY) bench/llm_bench.py --markdown bench/LLM_RESULTS.md
+
+# --- the bindings (docs/bindings.md): WebAssembly and JavaScript, Java ---
+# The runtime, the kernels and the C ABI compiled to WebAssembly with
+# Debian's Emscripten (cmake/emscripten.cmake): build/wasm is single-threaded
+# (and holds the C++ testers, run under Node), build/wasm-threads the
+# threaded module; both put their module into build/wasm/js, the JavaScript
+# package folder (ember.mjs, ember.d.ts, the modules).
+WASM_BUILD    := build/wasm
+WASM_MT_BUILD := build/wasm-threads
+WASM_JS       := $(WASM_BUILD)/js
+WEB_PKGS      := emscripten nodejs node-acorn chromium
+WEB_TOOLS     := em++ node
+BINDING_FIXTURES := $(BUILD)/binding-fixtures
+WEB_OUT       := out/web
+
+web-tools:
+	@for tool in $(WEB_TOOLS) chromium; do command -v $$tool >/dev/null || missing=1; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing $(WEB_PKGS)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(WEB_PKGS) >/dev/null; \
+	fi
+
+wasm: .apt-ok
+	@echo "== wasm: configure $(WASM_BUILD) (Emscripten, SIMD128, one thread)"
+	cmake -S . -B $(WASM_BUILD) -G Ninja -DCMAKE_TOOLCHAIN_FILE=cmake/emscripten.cmake \
+	  -DCMAKE_BUILD_TYPE=Release -DEMBER_BUILD_TESTS=ON $(LAUNCHER) >/dev/null
+	@echo "== wasm: build the module and the JavaScript package $(WASM_JS) (cold: ~30 CPU-minutes)"
+	ninja -C $(WASM_BUILD) -j$(JOBS) ember_js
+
+wasm-threads: wasm
+	@echo "== wasm: configure $(WASM_MT_BUILD) (Emscripten, SIMD128, pthreads)"
+	cmake -S . -B $(WASM_MT_BUILD) -G Ninja -DCMAKE_TOOLCHAIN_FILE=cmake/emscripten.cmake \
+	  -DCMAKE_BUILD_TYPE=Release -DEMBER_BUILD_TESTS=OFF -DEMBER_WASM_THREADS=ON \
+	  -DEMBER_JS_DIR=$(CURDIR)/$(WASM_JS) $(LAUNCHER) >/dev/null
+	@echo "== wasm: build the threaded module into $(WASM_JS) (cold: ~30 CPU-minutes)"
+	ninja -C $(WASM_MT_BUILD) -j$(JOBS) ember_js
+
+# Everything the web needs: the C++ kernel testers under Node (every
+# wasmsimd variant against the portable reference), the JavaScript API's
+# tests (node --test), and the EfficientNet-Lite0 page in headless Chromium
+# against the native runtime (screenshot in build/web-test). Installs the
+# tools when missing.
+test-web: web-tools build wasm-threads
+	@echo "== test-web [1/3] the C++ kernel testers under Node"
+	ninja -C $(WASM_BUILD) -j$(JOBS) ember_optimized_tests
+	ctest --test-dir $(WASM_BUILD) -L optimized -j$(JOBS) --output-on-failure
+	@echo "== test-web [2/3] the JavaScript API (node --test)"
+	$(PY) tests/web/run_node_tests.py --js $(WASM_JS) --fixtures $(BINDING_FIXTURES)
+	@echo "== test-web [3/3] EfficientNet-Lite0 in headless Chromium"
+	$(PY) tests/web/test_browser.py --js $(WASM_JS) --out $(WEB_OUT) --artifacts build/web-test
+
+# What `make test` runs where Emscripten and Node are installed (it never
+# installs them; SKIP_WEB=1 leaves it out) and build/wasm was configured
+# (`make wasm` once: a cold wasm build is ~30 CPU-minutes, over make test's
+# budget): the single-threaded module, rebuilt incrementally, and the
+# JavaScript API's tests on it (and on the threaded one where it was built).
+test-web-quick-if-available:
+	@for tool in $(WEB_TOOLS); do command -v $$tool >/dev/null || missing="$$missing $$tool"; done; \
+	if [ -n "$(SKIP_WEB)" ]; then \
+	  echo "== web: skipped (SKIP_WEB is set)"; \
+	elif [ -n "$$missing" ]; then \
+	  echo "== web: skipped, not installed:$$missing (make test-web installs them)"; \
+	elif [ ! -f $(WASM_BUILD)/build.ninja ]; then \
+	  echo "== web: skipped, $(WASM_BUILD) not configured (make wasm, or make test-web)"; \
+	else \
+	  echo "== web: the JavaScript API (node --test) on $(WASM_JS)" && \
+	  ninja -C $(WASM_BUILD) -j$(JOBS) ember_js && \
+	  if [ -f $(WASM_MT_BUILD)/build.ninja ]; then ninja -C $(WASM_MT_BUILD) -j$(JOBS) ember_js; fi && \
+	  $(PY) tests/web/run_node_tests.py --js $(WASM_JS) --fixtures $(BINDING_FIXTURES); \
+	fi
+
+# The web demo: builds the modules, exports EfficientNet-Lite0 (float and
+# int8, cached in out/web), and serves the page on localhost (cross-origin
+# isolated, so it runs on threads). Open the address it prints.
+WEB_PORT ?= 8000
+efficientnet-web: build wasm-threads
+	$(PY) examples/web/prepare.py --js $(WASM_JS) --out $(WEB_OUT)
+	@echo "== open http://127.0.0.1:$(WEB_PORT)/ in a browser (Ctrl-C stops the server)"
+	$(PY) examples/web/serve.py $(WEB_OUT)/site --port $(WEB_PORT)
+
+# The Java binding's tests (ctest label java: the JNI library and ember.jar
+# are built in build/py when a JDK is found, and `make test` runs them with
+# the other C++ tests), then the JNI library cross-built for AArch64 where
+# the cross compiler is installed.
+test-java: build
+	ctest --test-dir $(BUILD) -L java --output-on-failure
+	@if command -v aarch64-linux-gnu-g++ >/dev/null; then $(MAKE) --no-print-directory java-aarch64; \
+	else echo "== java: AArch64 cross build skipped (no aarch64-linux-gnu-g++)"; fi
+
+java-aarch64: .apt-ok
+	@echo "== java: libember_jni.so for AArch64 ($(AARCH64_BUILD))"
+	cmake -S . -B $(AARCH64_BUILD) -G Ninja -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \
+	  -DCMAKE_BUILD_TYPE=Release -DEMBER_BUILD_PYTHON=OFF -DEMBER_BUILD_TESTS=ON $(LAUNCHER) >/dev/null
+	ninja -C $(AARCH64_BUILD) -j$(JOBS) ember_jni ember_java
+	file -L $(AARCH64_BUILD)/extension/java/libember_jni.so | tee /dev/stderr | grep -q "ARM aarch64"
 
 clean:
 	rm -rf build .apt-ok

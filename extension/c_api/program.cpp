@@ -195,13 +195,22 @@ ember_status ember_program_load_buffer(const void* data, size_t size,
   if (status != EMBER_OK) return status;
   std::unique_ptr<uint8_t[]> copy;
   if ((flags & EMBER_LOAD_BORROW_BUFFER) == 0) {
-    copy.reset(new (std::nothrow) uint8_t[size > 0 ? size : 1]);
+    // 64-byte aligned, as a mapped file is: delegates read their constants
+    // in place and refuse a misaligned blob, and malloc aligns to 8 bytes on
+    // some targets (WebAssembly).
+    constexpr size_t kAlign = 64;
+    if (size > SIZE_MAX - kAlign) {
+      return fail(EMBER_ERROR_MEMORY_ALLOCATION_FAILED, "%s: %zu bytes is too large", kFn, size);
+    }
+    copy.reset(new (std::nothrow) uint8_t[size + kAlign]);
     if (copy == nullptr) {
       return fail(EMBER_ERROR_MEMORY_ALLOCATION_FAILED, "%s: no memory for a copy of %zu bytes",
                   kFn, size);
     }
-    std::memcpy(copy.get(), data, size);
-    data = copy.get();
+    uint8_t* aligned =
+        copy.get() + (kAlign - reinterpret_cast<uintptr_t>(copy.get()) % kAlign) % kAlign;
+    std::memcpy(aligned, data, size);
+    data = aligned;
   }
   char what[128];
   std::snprintf(what, sizeof(what), "%s: cannot load %zu bytes", kFn, size);
@@ -401,6 +410,19 @@ ember_status ember_method_memory_bytes(const ember_method* method, size_t* out) 
   EMBER_C_REQUIRE(method, "ember_method_memory_bytes");
   EMBER_C_REQUIRE(out, "ember_method_memory_bytes");
   *out = method->program->module->memory_bytes(method->name.c_str());
+  return EMBER_OK;
+}
+
+ember_status ember_method_input_dynamic_dims(const ember_method* method, size_t index,
+                                             uint32_t* out) {
+  constexpr const char* kFn = "ember_method_input_dynamic_dims";
+  EMBER_C_REQUIRE(method, kFn);
+  EMBER_C_REQUIRE(out, kFn);
+  ember_status status = check_index(index, method->num_inputs, kFn, "input", method);
+  if (status != EMBER_OK) return status;
+  if (!method->input_is_tensor[index]) return not_a_tensor(kFn, "input", index, method);
+  const ember::MethodMeta::TensorInfo info = method->meta.input_tensor_info(index).get();
+  *out = info.dynamic ? info.dynamic_dims : 0u;
   return EMBER_OK;
 }
 

@@ -23,6 +23,10 @@ inline void cpu_relax() {
 }  // namespace
 
 size_t WorkerPool::available_cores() {
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+  // WebAssembly built without threads (no SharedArrayBuffer): one thread.
+  return 1;
+#else
 #if defined(__linux__)
   cpu_set_t set;
   if (sched_getaffinity(0, sizeof(set), &set) == 0) {
@@ -32,10 +36,14 @@ size_t WorkerPool::available_cores() {
 #endif
   const unsigned hw = std::thread::hardware_concurrency();
   return hw > 0 ? hw : 1;
+#endif
 }
 
 WorkerPool::WorkerPool(size_t num_threads) {
   if (num_threads == 0) num_threads = available_cores();
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+  num_threads = 1;  // std::thread cannot start without threads
+#endif
   workers_.reserve(num_threads - 1);
   for (size_t i = 0; i + 1 < num_threads; ++i) {
     workers_.emplace_back([this, i] { worker_loop(i + 1); });

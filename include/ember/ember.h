@@ -68,7 +68,7 @@ extern "C" {
 #endif
 
 #define EMBER_ABI_VERSION_MAJOR 1
-#define EMBER_ABI_VERSION_MINOR 0
+#define EMBER_ABI_VERSION_MINOR 1
 
 /* ---- status codes (the runtime's ember::Error values, plus the ABI's own) ---- */
 typedef int32_t ember_status;
@@ -137,7 +137,9 @@ EMBER_API ember_status ember_set_log_level(int32_t level);
 enum {
   EMBER_LOAD_NO_MMAP = 1u << 0,       /* read the file into memory rather than map it */
   EMBER_LOAD_BORROW_BUFFER = 1u << 1  /* load_buffer: use the caller's bytes in place (they
-                                         must outlive the program) rather than a copy */
+                                         must outlive the program, and be 64-byte aligned:
+                                         delegates read constants in place and refuse a
+                                         misaligned blob) rather than a copy */
 };
 typedef struct ember_load_options {
   uint32_t struct_size;      /* sizeof(ember_load_options) */
@@ -240,6 +242,12 @@ EMBER_API ember_status ember_method_get_output_int(const ember_method* method, s
 /* Bytes the loaded method took: its arenas, tables and delegate temp memory
  * (what max_memory_bytes bounds). */
 EMBER_API ember_status ember_method_memory_bytes(const ember_method* method, size_t* out);
+
+/* ABI 1.1: which dims of input `index` are dynamic: bit d is set when dim d
+ * may be any size up to the one ember_method_input_meta gives (0: a static
+ * shape). EMBER_ERROR_INVALID_TYPE for a value that is not a tensor. */
+EMBER_API ember_status ember_method_input_dynamic_dims(const ember_method* method, size_t index,
+                                                       uint32_t* out);
 
 /* ---- LLM generation (programs from `ember llm export`) ---- */
 

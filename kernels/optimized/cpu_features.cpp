@@ -106,6 +106,7 @@ constexpr FeatureName kFeatureNames[] = {
     {kCpuAvx512, "avx512"}, {kCpuOsZmm, "os-zmm"}, {kCpuAvx512Vnni, "avx512-vnni"},
     {kCpuAvxVnni, "avx-vnni"}, {kCpuAmxInt8, "amx-int8"},
     {kCpuNeon, "neon"}, {kCpuDotprod, "dotprod"}, {kCpuI8mm, "i8mm"},
+    {kCpuWasmSimd, "wasm-simd128"},
 };
 
 }  // namespace
@@ -123,6 +124,8 @@ CpuFeatures detect_cpu_features() {
   // Advanced SIMD is part of the AArch64 base architecture.
   f.bits = kCpuNeon;
 #endif
+#elif defined(__wasm_simd128__)
+  f.bits = kCpuWasmSimd;
 #endif
   return f;
 }
@@ -139,9 +142,12 @@ CpuFeatures restrict_cpu_features(CpuFeatures detected, const char* force_isa,
       f.bits &= kX86Bits;
     } else if (std::strcmp(force_isa, "neon") == 0) {
       f.bits &= kCpuNeon;
+    } else if (std::strcmp(force_isa, "wasmsimd") == 0) {
+      f.bits &= kCpuWasmSimd;
     } else {
-      std::fprintf(stderr, "ember: EMBER_FORCE_ISA=%s is not one of scalar, avx2, avx512, neon; ignored\n",
-                   force_isa);
+      std::fprintf(stderr,
+                   "ember: EMBER_FORCE_ISA=%s is not one of scalar, avx2, avx512, neon, wasmsimd; "
+                   "ignored\n", force_isa);
     }
   }
   if (features_mask != nullptr && features_mask[0] != '\0') {

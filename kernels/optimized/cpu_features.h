@@ -33,6 +33,10 @@ enum CpuFeature : uint32_t {
   kCpuNeon = 1u << 8,
   kCpuDotprod = 1u << 9,
   kCpuI8mm = 1u << 10,
+  // WebAssembly SIMD128. Chosen when the module is built (-msimd128): an
+  // engine without it refuses the whole module, so where the code runs at
+  // all, it has the feature.
+  kCpuWasmSimd = 1u << 12,
 };
 
 struct CpuFeatures {
@@ -44,13 +48,14 @@ struct CpuFeatures {
 };
 
 // Asks the hardware and the OS (cpuid and xgetbv on x86-64, getauxval on
-// AArch64); not cached, ignores the environment.
+// AArch64; on WebAssembly, what the module was built with); not cached,
+// ignores the environment.
 CpuFeatures detect_cpu_features();
 
 // The features kernels select variants by: detect_cpu_features(), computed on
 // first use, then narrowed by the environment so that tests and benchmarks
 // can force a lower variant:
-//   EMBER_FORCE_ISA=scalar|avx2|avx512|neon  use nothing above that level
+//   EMBER_FORCE_ISA=scalar|avx2|avx512|neon|wasmsimd  use nothing above that level
 //   EMBER_CPU_FEATURES_MASK=0x...     keep only these CpuFeature bits
 // Either can only remove features; neither adds one the CPU lacks.
 const CpuFeatures& cpu_features();

@@ -479,6 +479,15 @@ static void test_program(void) {
   CHECK_OK(ember_tensor_dims(meta, dims, 1));
   CHECK(dims[0] == bound[0]); /* the dynamic length at its bound */
   {
+    uint32_t dynamic = 0;
+    CHECK_OK(ember_method_input_dynamic_dims(triple, 0, &dynamic));
+    CHECK(dynamic == 1u); /* dim 0 */
+    CHECK_OK(ember_method_input_dynamic_dims(forward, 0, &dynamic));
+    CHECK(dynamic == 0u); /* a static shape */
+    CHECK_STATUS(ember_method_input_dynamic_dims(triple, 1, &dynamic), EMBER_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(ember_method_input_dynamic_dims(NULL, 0, &dynamic), EMBER_ERROR_INVALID_ARGUMENT);
+  }
+  {
     const int64_t two[1] = {2}, nine[1] = {9};
     CHECK_OK(ember_tensor_create(EMBER_DTYPE_INT64, two, 1, ints, 2 * 8, &x));
     CHECK_OK(ember_method_set_input(triple, 0, x));

@@ -1,5 +1,6 @@
 #include "backends/cpu/runtime/cpu_backend.h"
 
+#include <cstdint>
 #include <cstring>
 #include <new>
 
@@ -109,9 +110,11 @@ Error read_values(const cpu_fb::Graph* graph, Delegate* d) {
     EMBER_CHECK_OR_RETURN(info.dim <= kMaxDims, Error::InvalidProgram, "%s: value %zu has rank %d",
                           kName, v, info.dim);
     info.numel = 1;
+    // At most 2^40 elements, or what a 32-bit size_t can count (WebAssembly).
+    constexpr size_t kMaxNumel = sizeof(size_t) >= 8 ? size_t(uint64_t{1} << 40) : SIZE_MAX / 16;
     for (int k = 0; k < info.dim; ++k) {
       const int32_t s = sizes->Get(static_cast<flatbuffers::uoffset_t>(k));
-      EMBER_CHECK_OR_RETURN(s >= 0 && info.numel <= (size_t{1} << 40) / (s > 0 ? s : 1),
+      EMBER_CHECK_OR_RETURN(s >= 0 && info.numel <= kMaxNumel / static_cast<size_t>(s > 0 ? s : 1),
                             Error::InvalidProgram, "%s: value %zu has a bad size", kName, v);
       info.sizes[k] = s;
       info.numel *= static_cast<size_t>(s);

@@ -31,6 +31,9 @@ extern const F32AttentionConfig kF32AttentionAvx2Config;
 #if defined(__aarch64__)
 extern const F32AttentionConfig kF32AttentionNeonConfig;
 #endif
+#if defined(__wasm_simd128__)
+extern const F32AttentionConfig kF32AttentionWasmSimdConfig;
+#endif
 
 namespace {
 
@@ -41,6 +44,9 @@ const F32AttentionConfig* const kVariants[] = {
 #endif
 #if defined(__aarch64__)
     &kF32AttentionNeonConfig,
+#endif
+#if defined(__wasm_simd128__)
+    &kF32AttentionWasmSimdConfig,
 #endif
     &kF32AttentionScalarConfig,
 };

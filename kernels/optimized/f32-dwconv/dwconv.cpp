@@ -19,6 +19,9 @@ extern const F32DwconvConfig kF32DwconvAvx2Config;
 #if defined(__aarch64__)
 extern const F32DwconvConfig kF32DwconvNeonConfig;
 #endif
+#if defined(__wasm_simd128__)
+extern const F32DwconvConfig kF32DwconvWasmSimdConfig;
+#endif
 
 namespace {
 
@@ -29,6 +32,9 @@ const F32DwconvConfig* const kVariants[] = {
 #endif
 #if defined(__aarch64__)
     &kF32DwconvNeonConfig,
+#endif
+#if defined(__wasm_simd128__)
+    &kF32DwconvWasmSimdConfig,
 #endif
     &kF32DwconvScalarConfig,
 };

@@ -38,6 +38,9 @@ extern const F32GemmConfig kF32GemmAvx2Config;
 #if defined(__aarch64__)
 extern const F32GemmConfig kF32GemmNeonConfig;
 #endif
+#if defined(__wasm_simd128__)
+extern const F32GemmConfig kF32GemmWasmSimdConfig;
+#endif
 
 namespace {
 
@@ -48,6 +51,9 @@ const F32GemmConfig* const kVariants[] = {
 #endif
 #if defined(__aarch64__)
     &kF32GemmNeonConfig,
+#endif
+#if defined(__wasm_simd128__)
+    &kF32GemmWasmSimdConfig,
 #endif
     &kF32GemmScalarConfig,
 };

@@ -13,6 +13,9 @@ extern const F32LayerNormConfig kF32LayerNormAvx2Config;
 #if defined(__aarch64__)
 extern const F32LayerNormConfig kF32LayerNormNeonConfig;
 #endif
+#if defined(__wasm_simd128__)
+extern const F32LayerNormConfig kF32LayerNormWasmSimdConfig;
+#endif
 
 namespace {
 
@@ -23,6 +26,9 @@ const F32LayerNormConfig* const kVariants[] = {
 #endif
 #if defined(__aarch64__)
     &kF32LayerNormNeonConfig,
+#endif
+#if defined(__wasm_simd128__)
+    &kF32LayerNormWasmSimdConfig,
 #endif
     &kF32LayerNormScalarConfig,
 };

@@ -15,6 +15,9 @@ extern const F32ReduceConfig kF32ReduceAvx2Config;
 #if defined(__aarch64__)
 extern const F32ReduceConfig kF32ReduceNeonConfig;
 #endif
+#if defined(__wasm_simd128__)
+extern const F32ReduceConfig kF32ReduceWasmSimdConfig;
+#endif
 
 namespace {
 
@@ -25,6 +28,9 @@ const F32ReduceConfig* const kVariants[] = {
 #endif
 #if defined(__aarch64__)
     &kF32ReduceNeonConfig,
+#endif
+#if defined(__wasm_simd128__)
+    &kF32ReduceWasmSimdConfig,
 #endif
     &kF32ReduceScalarConfig,
 };

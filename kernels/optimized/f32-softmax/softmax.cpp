@@ -15,6 +15,9 @@ extern const F32SoftmaxConfig kF32SoftmaxAvx2Config;
 #if defined(__aarch64__)
 extern const F32SoftmaxConfig kF32SoftmaxNeonConfig;
 #endif
+#if defined(__wasm_simd128__)
+extern const F32SoftmaxConfig kF32SoftmaxWasmSimdConfig;
+#endif
 
 namespace {
 
@@ -25,6 +28,9 @@ const F32SoftmaxConfig* const kVariants[] = {
 #endif
 #if defined(__aarch64__)
     &kF32SoftmaxNeonConfig,
+#endif
+#if defined(__wasm_simd128__)
+    &kF32SoftmaxWasmSimdConfig,
 #endif
     &kF32SoftmaxScalarConfig,
 };

@@ -13,6 +13,9 @@ extern const F32VBinaryConfig kF32VBinaryAvx2Config;
 #if defined(__aarch64__)
 extern const F32VBinaryConfig kF32VBinaryNeonConfig;
 #endif
+#if defined(__wasm_simd128__)
+extern const F32VBinaryConfig kF32VBinaryWasmSimdConfig;
+#endif
 
 namespace {
 
@@ -22,6 +25,9 @@ const F32VBinaryConfig* const kVariants[] = {
 #endif
 #if defined(__aarch64__)
     &kF32VBinaryNeonConfig,
+#endif
+#if defined(__wasm_simd128__)
+    &kF32VBinaryWasmSimdConfig,
 #endif
     &kF32VBinaryScalarConfig,
 };

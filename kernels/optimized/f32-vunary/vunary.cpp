@@ -14,6 +14,9 @@ extern const F32VUnaryConfig kF32VUnaryAvx2Config;
 #if defined(__aarch64__)
 extern const F32VUnaryConfig kF32VUnaryNeonConfig;
 #endif
+#if defined(__wasm_simd128__)
+extern const F32VUnaryConfig kF32VUnaryWasmSimdConfig;
+#endif
 
 namespace {
 
@@ -24,6 +27,9 @@ const F32VUnaryConfig* const kVariants[] = {
 #endif
 #if defined(__aarch64__)
     &kF32VUnaryNeonConfig,
+#endif
+#if defined(__wasm_simd128__)
+    &kF32VUnaryWasmSimdConfig,
 #endif
     &kF32VUnaryScalarConfig,
 };

@@ -22,6 +22,9 @@ extern const Qs8DwconvConfig kQs8DwconvAvx2Config;
 #if defined(__aarch64__)
 extern const Qs8DwconvConfig kQs8DwconvNeonConfig;
 #endif
+#if defined(__wasm_simd128__)
+extern const Qs8DwconvConfig kQs8DwconvWasmSimdConfig;
+#endif
 
 namespace {
 
@@ -32,6 +35,9 @@ const Qs8DwconvConfig* const kVariants[] = {
 #endif
 #if defined(__aarch64__)
     &kQs8DwconvNeonConfig,
+#endif
+#if defined(__wasm_simd128__)
+    &kQs8DwconvWasmSimdConfig,
 #endif
     &kQs8DwconvScalarConfig,
 };

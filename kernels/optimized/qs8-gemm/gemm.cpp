@@ -39,6 +39,9 @@ extern const Qs8GemmConfig kQs8GemmAvx2Config;
 extern const Qs8GemmConfig kQs8GemmNeonDotConfig;
 extern const Qs8GemmConfig kQs8GemmNeonConfig;
 #endif
+#if defined(__wasm_simd128__)
+extern const Qs8GemmConfig kQs8GemmWasmSimdConfig;
+#endif
 
 namespace {
 
@@ -52,6 +55,9 @@ const Qs8GemmConfig* const kVariants[] = {
 #if defined(__aarch64__)
     &kQs8GemmNeonDotConfig,
     &kQs8GemmNeonConfig,
+#endif
+#if defined(__wasm_simd128__)
+    &kQs8GemmWasmSimdConfig,
 #endif
     &kQs8GemmScalarConfig,
 };

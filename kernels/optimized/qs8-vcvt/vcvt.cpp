@@ -18,6 +18,9 @@ extern const Qs8VcvtConfig kQs8VcvtAvx2Config;
 #if defined(__aarch64__)
 extern const Qs8VcvtConfig kQs8VcvtNeonConfig;
 #endif
+#if defined(__wasm_simd128__)
+extern const Qs8VcvtConfig kQs8VcvtWasmSimdConfig;
+#endif
 
 namespace {
 
@@ -28,6 +31,9 @@ const Qs8VcvtConfig* const kVariants[] = {
 #endif
 #if defined(__aarch64__)
     &kQs8VcvtNeonConfig,
+#endif
+#if defined(__wasm_simd128__)
+    &kQs8VcvtWasmSimdConfig,
 #endif
     &kQs8VcvtScalarConfig,
 };

@@ -32,6 +32,8 @@ std::string widest_allowed() {
   if (allowed.has(avx2)) return "avx2";
 #elif defined(__aarch64__)
   if (allowed.has(kCpuNeon)) return "neon";
+#elif defined(__wasm_simd128__)
+  if (allowed.has(kCpuWasmSimd)) return "wasmsimd";
 #endif
   return "scalar";
 }
@@ -42,7 +44,7 @@ std::string widest_allowed() {
 template <typename Config>
 void expect_widest(const char* family, const Config& chosen, size_t count,
                    const Config& (*variant)(size_t)) {
-  const char* const levels[] = {"avx512", "avx2", "neon", "scalar"};
+  const char* const levels[] = {"avx512", "avx2", "neon", "wasmsimd", "scalar"};
   const std::string allowed = widest_allowed();
   std::string want;
   bool reached = false;
