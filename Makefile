@@ -32,7 +32,7 @@ AARCH64_CTEST ?=
 .PHONY: all setup build test test-all test-cpp test-python demo bench clean asan tsan fuzz soak \
         llm-chat bench-llm bench-llm-setup \
         test-aarch64 aarch64-tools aarch64-build-and-test \
-        test-aarch64-quick-if-available aarch64-quick
+        test-aarch64-quick-if-available aarch64-quick test-vulkan bench-vulkan
 
 all: build
 
@@ -196,6 +196,29 @@ aarch64-quick:
 	ninja -C $(AARCH64_QUICK_BUILD) -j$(JOBS) ember_optimized_tests ember_runtime_tests
 	@echo "== aarch64 quick [3/3] run them under qemu-aarch64"
 	ctest --test-dir $(AARCH64_QUICK_BUILD) -j$(JOBS) --output-on-failure -L 'optimized|runtime'
+
+# The Vulkan backend on Mesa's software driver (lavapipe): installs the
+# driver, the headers and glslc when missing, builds (the backend is built
+# only where its headers and glslc are), then runs its whole tier: the C++
+# tests and every tests/python/test_vulkan*.py test, slow ones included.
+# `make test` runs the quick part of it wherever the driver is installed.
+VULKAN_PKGS := mesa-vulkan-drivers libvulkan-dev glslc vulkan-tools
+test-vulkan: .apt-ok
+	@if ! dpkg -s $(VULKAN_PKGS) >/dev/null 2>&1; then \
+	  printf '\n==> %s\n' "installing $(VULKAN_PKGS)"; \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(VULKAN_PKGS) \
+	    | { grep --line-buffered -E '^(Get|Setting up)' || true; }; \
+	fi
+	@$(MAKE) --no-print-directory build
+	@printf '\n==> %s\n' "Vulkan tier: C++ tests (ctest -L vulkan), then the Python tests"
+	EMBER_REQUIRE_VULKAN=1 ctest --test-dir $(BUILD) --output-on-failure -L vulkan
+	EMBER_REQUIRE_VULKAN=1 $(PY) -m pytest -q -m "slow or not slow" tests/python/test_vulkan*.py
+
+# Vulkan against the CPU backend on the zoo and the benchmark models, with
+# per-op GPU times (bench/vulkan_bench.py; on lavapipe it shows pathologies,
+# on a real GPU the speed).
+bench-vulkan: build
+	$(PY) bench/vulkan_bench.py --markdown bench/VULKAN_RESULTS.md
 
 demo: build
 	@printf '\n==> %s\n' "EfficientNet-Lite0 in float and int8 on real photographs, on the C++ runtime"

@@ -78,20 +78,29 @@ Error read_values(const cpu_fb::Graph* graph, Delegate* d) {
   d->data = new (std::nothrow) float*[d->num_values > 0 ? d->num_values : 1];
   EMBER_CHECK_OR_RETURN(d->values != nullptr && d->data != nullptr, Error::MemoryAllocationFailed,
                         "%s: no memory for %zu values", kName, d->num_values);
+  return read_value_infos(graph, d->values, d->num_values, kName);
+}
+
+}  // namespace
+
+Error read_value_infos(const cpu_fb::Graph* graph, ValueInfo* out, size_t num_values,
+                       const char* who) {
+  const auto* values = graph->values();
+  if (num_values != (values != nullptr ? values->size() : 0)) return Error::InvalidProgram;
   const size_t num_constants = graph->constants() != nullptr ? graph->constants()->size() : 0;
-  for (size_t v = 0; v < d->num_values; ++v) {
+  for (size_t v = 0; v < num_values; ++v) {
     const cpu_fb::Value* value = values->Get(static_cast<flatbuffers::uoffset_t>(v));
-    ValueInfo& info = d->values[v];
+    ValueInfo& info = out[v];
     info = ValueInfo{};
     const auto* sizes = value->sizes();
     info.dim = sizes != nullptr ? static_cast<int>(sizes->size()) : 0;
     EMBER_CHECK_OR_RETURN(info.dim <= kMaxDims, Error::InvalidProgram, "%s: value %zu has rank %d",
-                          kName, v, info.dim);
+                          who, v, info.dim);
     info.numel = 1;
     for (int k = 0; k < info.dim; ++k) {
       const int32_t s = sizes->Get(static_cast<flatbuffers::uoffset_t>(k));
       EMBER_CHECK_OR_RETURN(s >= 0 && info.numel <= (size_t{1} << 40) / (s > 0 ? s : 1),
-                            Error::InvalidProgram, "%s: value %zu has a bad size", kName, v);
+                            Error::InvalidProgram, "%s: value %zu has a bad size", who, v);
       info.sizes[k] = s;
       info.numel *= static_cast<size_t>(s);
     }
@@ -101,51 +110,49 @@ Error read_values(const cpu_fb::Graph* graph, Delegate* d) {
     info.offset = value->offset();
     info.dtype = static_cast<DataType>(value->dtype());
     EMBER_CHECK_OR_RETURN(info.dtype <= DataType::Int8, Error::InvalidProgram,
-                          "%s: value %zu has unknown dtype %d", kName, v,
+                          "%s: value %zu has unknown dtype %d", who, v,
                           static_cast<int>(info.dtype));
     const size_t elem = element_size(info.dtype);
     EMBER_CHECK_OR_RETURN(info.layout == Layout::Plain || (info.layout == Layout::NHWC && info.dim >= 3 &&
                                                            (info.dtype == DataType::Float32 ||
                                                             info.dtype == DataType::Int8)),
-                          Error::InvalidProgram, "%s: value %zu has a bad layout", kName, v);
+                          Error::InvalidProgram, "%s: value %zu has a bad layout", who, v);
     switch (info.kind) {
       case ValueKind::Input:
         EMBER_CHECK_OR_RETURN(info.index < graph->num_inputs(), Error::InvalidProgram,
-                              "%s: value %zu is input %u of %u", kName, v, info.index,
+                              "%s: value %zu is input %u of %u", who, v, info.index,
                               graph->num_inputs());
         break;
       case ValueKind::Output:
         EMBER_CHECK_OR_RETURN(info.index < graph->num_outputs(), Error::InvalidProgram,
-                              "%s: value %zu is output %u of %u", kName, v, info.index,
+                              "%s: value %zu is output %u of %u", who, v, info.index,
                               graph->num_outputs());
         break;
       case ValueKind::Constant: {
         EMBER_CHECK_OR_RETURN(info.index < num_constants, Error::InvalidProgram,
-                              "%s: value %zu is constant %u of %zu", kName, v, info.index,
+                              "%s: value %zu is constant %u of %zu", who, v, info.index,
                               num_constants);
         const auto* data = graph->constants()->Get(info.index)->data();
         EMBER_CHECK_OR_RETURN(data != nullptr && data->size() == info.numel * elem,
                               Error::InvalidProgram, "%s: constant %u does not hold %zu elements",
-                              kName, info.index, info.numel);
+                              who, info.index, info.numel);
         break;
       }
       case ValueKind::Scratch:
         EMBER_CHECK_OR_RETURN(info.offset <= graph->scratch_bytes() &&
                                   info.numel * elem <= graph->scratch_bytes() - info.offset,
                               Error::InvalidProgram, "%s: value %zu lies outside the scratch memory",
-                              kName, v);
+                              who, v);
         EMBER_CHECK_OR_RETURN(info.offset % 16 == 0, Error::InvalidProgram,
-                              "%s: value %zu is misaligned", kName, v);
+                              "%s: value %zu is misaligned", who, v);
         break;
       default:
-        EMBER_LOG(Error, "%s: value %zu has unknown kind %d", kName, v, static_cast<int>(info.kind));
+        EMBER_LOG(Error, "%s: value %zu has unknown kind %d", who, v, static_cast<int>(info.kind));
         return Error::InvalidProgram;
     }
   }
   return Error::Ok;
 }
-
-}  // namespace
 
 const float* BuildContext::constant(uint32_t v) const {
   if (v >= num_values || values[v].kind != ValueKind::Constant) return nullptr;

@@ -27,6 +27,13 @@ struct BuildContext {
   }
 };
 
+// Reads and checks a blob's values into out[0, num_values) (the graph's
+// count): sizes, layouts, kinds, dtypes, constants' sizes, scratch bounds;
+// `who` starts each message. The Vulkan backend, whose blobs have this
+// format, reads them with it too.
+Error read_value_infos(const cpu_fb::Graph* graph, ValueInfo* out, size_t num_values,
+                       const char* who);
+
 Result<CpuOp*> make_linear(const BuildContext& ctx, const cpu_fb::Op* op);
 Result<CpuOp*> make_conv2d(const BuildContext& ctx, const cpu_fb::Op* op);
 Result<CpuOp*> make_binary(const BuildContext& ctx, const cpu_fb::Op* op);
