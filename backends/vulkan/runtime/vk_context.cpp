@@ -347,10 +347,11 @@ bool Context::memory_type_has(int type, VkMemoryPropertyFlags flags) const {
          (memory_.memoryTypes[type].propertyFlags & flags) == flags;
 }
 
-bool Context::reserve(uint64_t bytes, uint64_t* limit) {
+bool Context::reserve(uint64_t bytes, uint64_t* limit, uint64_t* in_use) {
   std::lock_guard<std::mutex> lock(memory_mutex_);
   const uint64_t cap = env_bytes("EMBER_VULKAN_MAX_MEMORY");
   *limit = cap > 0 ? cap : UINT64_MAX;
+  *in_use = reserved_bytes_;
   if (cap > 0 && (bytes > cap || reserved_bytes_ > cap - bytes)) return false;
   reserved_bytes_ += bytes;
   return true;

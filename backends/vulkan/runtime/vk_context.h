@@ -77,8 +77,9 @@ class Context {
 
   // Device memory every delegate holds, against EMBER_VULKAN_MAX_MEMORY
   // (bytes; unset: no limit beyond the device's). reserve() fails, and
-  // changes nothing, when `bytes` more would pass the limit.
-  bool reserve(uint64_t bytes, uint64_t* limit);
+  // changes nothing, when `bytes` more would pass the limit (then *limit and
+  // *in_use say why).
+  bool reserve(uint64_t bytes, uint64_t* limit, uint64_t* in_use);
   void unreserve(uint64_t bytes);
 
   // Submits one recorded command buffer and waits for it (at most

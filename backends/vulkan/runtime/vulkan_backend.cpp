@@ -563,12 +563,12 @@ Error build(Delegate* d, const cpu_fb::Graph* graph, const ValueInfo* values, si
   const uint64_t params_bytes = align_up(plan.params.size() * 4 + 4, 256);
   const uint64_t total = plan.arena_bytes + plan.constant_bytes + params_bytes +
                          (d->direct_io ? 0 : d->staging.bytes);
-  uint64_t limit = 0;
-  if (!c->reserve(total, &limit)) {
-    EMBER_LOG(Error, "%s: out of device memory: the delegate needs %llu bytes, %llu are left of "
-                     "the %llu EMBER_VULKAN_MAX_MEMORY allows",
+  uint64_t limit = 0, in_use = 0;
+  if (!c->reserve(total, &limit, &in_use)) {
+    EMBER_LOG(Error, "%s: out of device memory: the delegate needs %llu bytes; "
+                     "EMBER_VULKAN_MAX_MEMORY allows %llu, %llu of them in use",
               kName, static_cast<unsigned long long>(total),
-              static_cast<unsigned long long>(limit), static_cast<unsigned long long>(limit));
+              static_cast<unsigned long long>(limit), static_cast<unsigned long long>(in_use));
     return Error::MemoryAllocationFailed;
   }
   d->reserved = total;
@@ -692,9 +692,10 @@ Result<DelegateHandle*> VulkanBackend::init(BackendInitContext& context, Freeabl
       !falls_back(options_)) {
     return err;
   }
-  EMBER_LOG(Error, "%s: the GPU cannot run this delegate (%s, see above); running it on the CPU "
-                   "backend, as the application asked (fall_back_to_cpu)",
-            kName, error_name(err));
+  char why[384];
+  std::snprintf(why, sizeof(why), "%s", last_error_message());
+  EMBER_LOG(Error, "%s; running it on the CPU backend, as the application asked "
+                   "(fall_back_to_cpu)", why[0] != '\0' ? why : error_name(err));
   Result<DelegateHandle*> on_cpu = cpu_backend().init(context, processed, compile_specs);
   if (!on_cpu.ok()) return on_cpu.error();
   Delegate* wrapper = new (std::nothrow) Delegate();
