@@ -16,11 +16,11 @@ layout(local_size_x = 64) in;
 #include "common.glsl"
 #include "rows.glsl"
 
-layout(std430, set = 0, binding = 1) readonly buffer Q { float q[]; };
-layout(std430, set = 0, binding = 2) readonly buffer K { float k[]; };
-layout(std430, set = 0, binding = 3) readonly buffer V { float v[]; };
-layout(std430, set = 0, binding = 4) readonly buffer Mask { float mask[]; };
-layout(std430, set = 0, binding = 5) writeonly buffer O { float o[]; };
+layout(std430, set = 0, binding = 1) restrict readonly buffer Q { float q[]; };
+layout(std430, set = 0, binding = 2) restrict readonly buffer K { float k[]; };
+layout(std430, set = 0, binding = 3) restrict readonly buffer V { float v[]; };
+layout(std430, set = 0, binding = 4) restrict readonly buffer Mask { float mask[]; };
+layout(std430, set = 0, binding = 5) restrict writeonly buffer O { float o[]; };
 
 // The longest q / k row (head_dim) and v / out row (v_dim) it takes.
 const uint kMaxDim = 512u;

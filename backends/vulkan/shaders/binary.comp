@@ -8,9 +8,9 @@
 layout(local_size_x = 256) in;
 #include "common.glsl"
 
-layout(std430, set = 0, binding = 1) readonly buffer A { float a[]; };
-layout(std430, set = 0, binding = 2) readonly buffer B { float b[]; };
-layout(std430, set = 0, binding = 3) writeonly buffer O { float o[]; };
+layout(std430, set = 0, binding = 1) restrict readonly buffer A { float a[]; };
+layout(std430, set = 0, binding = 2) restrict readonly buffer B { float b[]; };
+layout(std430, set = 0, binding = 3) restrict writeonly buffer O { float o[]; };
 
 // The blob's BinaryOp codes: Add 0, Sub 1, Mul 2, Div 3, Max 4, Min 5 (NaN
 // when either operand is NaN, as torch.maximum / minimum).

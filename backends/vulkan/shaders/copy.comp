@@ -11,8 +11,8 @@
 layout(local_size_x = 256) in;
 #include "common.glsl"
 
-layout(std430, set = 0, binding = 1) readonly buffer Src { float src[]; };
-layout(std430, set = 0, binding = 2) writeonly buffer Dst { float dst[]; };
+layout(std430, set = 0, binding = 1) restrict readonly buffer Src { float src[]; };
+layout(std430, set = 0, binding = 2) restrict writeonly buffer Dst { float dst[]; };
 
 void main() {
   const uint n = pu(0), rank = pu(1);

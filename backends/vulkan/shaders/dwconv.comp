@@ -11,11 +11,11 @@
 layout(local_size_x = 256) in;
 #include "common.glsl"
 
-layout(std430, set = 0, binding = 1) readonly buffer X { float x[]; };
-layout(std430, set = 0, binding = 2) readonly buffer W { float w[]; };
-layout(std430, set = 0, binding = 3) readonly buffer Bias { float bias[]; };
-layout(std430, set = 0, binding = 4) readonly buffer Residual { float residual[]; };
-layout(std430, set = 0, binding = 5) writeonly buffer O { float o[]; };
+layout(std430, set = 0, binding = 1) restrict readonly buffer X { float x[]; };
+layout(std430, set = 0, binding = 2) restrict readonly buffer W { float w[]; };
+layout(std430, set = 0, binding = 3) restrict readonly buffer Bias { float bias[]; };
+layout(std430, set = 0, binding = 4) restrict readonly buffer Residual { float residual[]; };
+layout(std430, set = 0, binding = 5) restrict writeonly buffer O { float o[]; };
 
 void main() {
   const uint n = pu(0), C = pu(1), in_h = pu(2), in_w = pu(3), out_h = pu(4), out_w = pu(5);

@@ -9,9 +9,9 @@
 layout(local_size_x = 256) in;
 #include "common.glsl"
 
-layout(std430, set = 0, binding = 1) readonly buffer Index { uint index_words[]; };
-layout(std430, set = 0, binding = 2) readonly buffer Table { float table[]; };
-layout(std430, set = 0, binding = 3) writeonly buffer O { float o[]; };
+layout(std430, set = 0, binding = 1) restrict readonly buffer Index { uint index_words[]; };
+layout(std430, set = 0, binding = 2) restrict readonly buffer Table { float table[]; };
+layout(std430, set = 0, binding = 3) restrict writeonly buffer O { float o[]; };
 layout(std430, set = 0, binding = 4) buffer Status { uint status[]; };
 
 void main() {

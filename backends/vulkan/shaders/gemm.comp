@@ -13,7 +13,7 @@ shared float tile_a[TK][TM];
 shared float tile_b[TK][TN];
 
 void main() {
-  const uint M = pu(0), N = pu(1), K = pu(2);
+  load_params();
   const uint z = gl_WorkGroupID.z;
   const uint m0 = gl_WorkGroupID.y * TM, n0 = gl_WorkGroupID.x * TN;
   const uint tx = gl_LocalInvocationID.x, ty = gl_LocalInvocationID.y;

@@ -16,47 +16,65 @@
 //   0, 0
 // Bindings: 1 A, 2 B, 3 bias, 4 residual, 5 C.
 
-layout(std430, set = 0, binding = 1) readonly buffer A { float a[]; };
-layout(std430, set = 0, binding = 2) readonly buffer B { float b[]; };
-layout(std430, set = 0, binding = 3) readonly buffer Bias { float bias[]; };
-layout(std430, set = 0, binding = 4) readonly buffer Residual { float residual[]; };
-layout(std430, set = 0, binding = 5) writeonly buffer C { float c[]; };
+layout(std430, set = 0, binding = 1) restrict readonly buffer A { float a[]; };
+layout(std430, set = 0, binding = 2) restrict readonly buffer B { float b[]; };
+layout(std430, set = 0, binding = 3) restrict readonly buffer Bias { float bias[]; };
+layout(std430, set = 0, binding = 4) restrict readonly buffer Residual { float residual[]; };
+layout(std430, set = 0, binding = 5) restrict writeonly buffer C { float c[]; };
+
+// The parameters, read once (load_params) rather than at every element.
+uint M, N, K, a_base, a_batch, a_row, a_col, b_base, b_batch, b_row, b_col;
+uint c_batch, c_row, flags, act, bias_batch;
+float low, high;
+#if defined(A_CONV) || defined(A_CONV_TRANSPOSED)
+uint in_h, in_w, in_c, out_h, out_w, kw, cg;
+int stride_h, stride_w, pad_h, pad_w, dil_h, dil_w;
+#endif
+
+void load_params() {
+  M = pu(0); N = pu(1); K = pu(2);
+  a_base = pc.off[0] + pu(4); a_batch = pu(5); a_row = pu(6); a_col = pu(7);
+  b_base = pc.off[1] + pu(8); b_batch = pu(9); b_row = pu(10); b_col = pu(11);
+  c_batch = pu(12); c_row = pu(13); flags = pu(14); act = pu(15);
+  low = pf(16); high = pf(17); bias_batch = pu(18);
+#if defined(A_CONV) || defined(A_CONV_TRANSPOSED)
+  in_h = pu(20); in_w = pu(21); in_c = pu(22); out_h = pu(23); out_w = pu(24);
+  kw = pu(26); cg = pu(33);
+  stride_h = pi(27); stride_w = pi(28); pad_h = pi(29); pad_w = pi(30);
+  dil_h = pi(31); dil_w = pi(32);
+#endif
+}
 
 float load_a(uint z, uint m, uint k) {
 #if defined(A_CONV) || defined(A_CONV_TRANSPOSED)
   // m: an output pixel (n, oy, ox); k: a tap (ky, kx) and an input channel
   // of group z, channels innermost so that neighbouring k read neighbours.
-  const uint in_h = pu(20), in_w = pu(21), in_c = pu(22), out_h = pu(23), out_w = pu(24);
-  const uint kw = pu(26), cg = pu(33);
   const uint ox = m % out_w, oy = (m / out_w) % out_h, nb = m / (out_w * out_h);
   const uint ic = k % cg, tap = k / cg;
   const int kx = int(tap % kw), ky = int(tap / kw);
 #if defined(A_CONV)
-  const int iy = int(oy * pu(27)) - pi(29) + ky * pi(31);
-  const int ix = int(ox * pu(28)) - pi(30) + kx * pi(32);
+  const int iy = int(oy) * stride_h - pad_h + ky * dil_h;
+  const int ix = int(ox) * stride_w - pad_w + kx * dil_w;
   if (iy < 0 || ix < 0 || iy >= int(in_h) || ix >= int(in_w)) return 0.0;
 #else
   // The input pixel whose stride lands on (oy, ox) through tap (ky, kx).
-  const int ty = int(oy) + pi(29) - ky * pi(31), tx = int(ox) + pi(30) - kx * pi(32);
-  const int sy = pi(27), sx = pi(28);
-  if (ty < 0 || tx < 0 || ty % sy != 0 || tx % sx != 0) return 0.0;
-  const int iy = ty / sy, ix = tx / sx;
+  const int ty = int(oy) + pad_h - ky * dil_h, tx = int(ox) + pad_w - kx * dil_w;
+  if (ty < 0 || tx < 0 || ty % stride_h != 0 || tx % stride_w != 0) return 0.0;
+  const int iy = ty / stride_h, ix = tx / stride_w;
   if (iy >= int(in_h) || ix >= int(in_w)) return 0.0;
 #endif
   return a[pc.off[0] + ((nb * in_h + uint(iy)) * in_w + uint(ix)) * in_c + z * cg + ic];
 #else
-  return a[pc.off[0] + pu(4) + z * pu(5) + m * pu(6) + k * pu(7)];
+  return a[a_base + z * a_batch + m * a_row + k * a_col];
 #endif
 }
 
-float load_b(uint z, uint k, uint n) { return b[pc.off[1] + pu(8) + z * pu(9) + k * pu(10) + n * pu(11)]; }
+float load_b(uint z, uint k, uint n) { return b[b_base + z * b_batch + k * b_row + n * b_col]; }
 
 void store_c(uint z, uint m, uint n, float v) {
-  const uint flags = pu(14);
-  if ((flags & 1u) != 0u) v += bias[pc.off[2] + z * pu(18) + n];
-  const uint at = m * pu(13) + z * pu(12) + n;
+  if ((flags & 1u) != 0u) v += bias[pc.off[2] + z * bias_batch + n];
+  const uint at = m * c_row + z * c_batch + n;
   if ((flags & 2u) != 0u) v += residual[pc.off[3] + at];
-  const uint act = pu(15);
   if (act != kNoActivation) v = activate(act, v);
-  c[pc.off[4] + at] = clamp_keep_nan(v, pf(16), pf(17));
+  c[pc.off[4] + at] = clamp_keep_nan(v, low, high);
 }

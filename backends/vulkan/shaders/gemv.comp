@@ -10,7 +10,7 @@ layout(local_size_x = 64) in;
 #include "gemm_common.glsl"
 
 void main() {
-  const uint M = pu(0), N = pu(1), K = pu(2);
+  load_params();
   const uint z = gl_WorkGroupID.z, n = gl_GlobalInvocationID.x, m0 = gl_WorkGroupID.y * 4u;
   if (n >= N) return;
   const uint rows = min(4u, M - m0);

@@ -10,10 +10,10 @@ layout(local_size_x = 256) in;
 #include "common.glsl"
 #include "rows.glsl"
 
-layout(std430, set = 0, binding = 1) readonly buffer X { float x[]; };
-layout(std430, set = 0, binding = 2) readonly buffer W { float w[]; };
-layout(std430, set = 0, binding = 3) readonly buffer Bias { float bias[]; };
-layout(std430, set = 0, binding = 4) writeonly buffer Y { float y[]; };
+layout(std430, set = 0, binding = 1) restrict readonly buffer X { float x[]; };
+layout(std430, set = 0, binding = 2) restrict readonly buffer W { float w[]; };
+layout(std430, set = 0, binding = 3) restrict readonly buffer Bias { float bias[]; };
+layout(std430, set = 0, binding = 4) restrict writeonly buffer Y { float y[]; };
 
 void main() {
   const uint rows = pu(0), n = pu(1), flags = pu(4);

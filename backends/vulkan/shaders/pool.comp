@@ -11,8 +11,8 @@
 layout(local_size_x = 256) in;
 #include "common.glsl"
 
-layout(std430, set = 0, binding = 1) readonly buffer X { float x[]; };
-layout(std430, set = 0, binding = 2) writeonly buffer O { float o[]; };
+layout(std430, set = 0, binding = 1) restrict readonly buffer X { float x[]; };
+layout(std430, set = 0, binding = 2) restrict writeonly buffer O { float o[]; };
 
 float at(uint nb, uint iy, uint ix, uint ch) {
   return x[pc.off[0] + ((nb * pu(2) + iy) * pu(3) + ix) * pu(1) + ch];

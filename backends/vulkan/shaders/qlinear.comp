@@ -13,9 +13,9 @@
 layout(local_size_x = 64) in;
 #include "common.glsl"
 
-layout(std430, set = 0, binding = 1) readonly buffer X { float x[]; };
-layout(std430, set = 0, binding = 2) readonly buffer Wq { uint wq[]; };
-layout(std430, set = 0, binding = 3) writeonly buffer Y { float y[]; };
+layout(std430, set = 0, binding = 1) restrict readonly buffer X { float x[]; };
+layout(std430, set = 0, binding = 2) restrict readonly buffer Wq { uint wq[]; };
+layout(std430, set = 0, binding = 3) restrict writeonly buffer Y { float y[]; };
 
 #ifdef Q4
 const uint kWords = 4u;

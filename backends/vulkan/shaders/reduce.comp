@@ -11,8 +11,8 @@ layout(local_size_x = 256) in;
 #include "common.glsl"
 #include "rows.glsl"
 
-layout(std430, set = 0, binding = 1) readonly buffer X { float x[]; };
-layout(std430, set = 0, binding = 2) writeonly buffer O { float o[]; };
+layout(std430, set = 0, binding = 1) restrict readonly buffer X { float x[]; };
+layout(std430, set = 0, binding = 2) restrict writeonly buffer O { float o[]; };
 
 float finish(float v, uint op, uint size) { return op == 1u ? v / float(size) : v; }
 

@@ -5,8 +5,8 @@
 layout(local_size_x = 256) in;
 #include "common.glsl"
 
-layout(std430, set = 0, binding = 1) readonly buffer X { float x[]; };
-layout(std430, set = 0, binding = 2) writeonly buffer Y { float y[]; };
+layout(std430, set = 0, binding = 1) restrict readonly buffer X { float x[]; };
+layout(std430, set = 0, binding = 2) restrict writeonly buffer Y { float y[]; };
 
 void main() {
   const uint n = pu(0), op = pu(1);
