@@ -280,3 +280,16 @@ def test_block_quantized_linear(bits, rows, tmp_path):
     model = nn.Sequential(llama.QuantLinear(blocks, bits), nn.ReLU())
     backend, _ = against_portable(model, (torch.randn(rows, 96),), tmp_path)
     assert "QLinear" in backend.ops, backend.ops
+
+
+def test_llm_norm_and_mlp_ops(tmp_path):
+    """ember.llm.ops' rms_norm and swiglu, which the CPU backend leaves to the
+    portable kernels, run on the GPU as LayerNorm(rms), silu and a product."""
+    from ember.llm import ops
+
+    torch.manual_seed(11)
+    weight = nn.Parameter(torch.rand(48) + 0.5, requires_grad=False)
+    model = Fn(lambda x, g, u, w: (ops.rms_norm(x, w, 1e-5), ops.swiglu(g, u) + 1.0), weight)
+    inputs = (torch.randn(1, 3, 48), torch.randn(1, 3, 40), torch.randn(1, 3, 40))
+    backend, _ = against_portable(model, inputs, tmp_path)
+    assert {"LayerNorm", "Unary", "Binary"} <= set(backend.ops), backend.ops

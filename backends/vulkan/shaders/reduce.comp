@@ -6,8 +6,8 @@
 // Bindings: 1 x, 2 out.
 #version 450
 #extension GL_GOOGLE_include_directive : require
-#define ROW_THREADS 256u
-layout(local_size_x = 256) in;
+#define ROW_THREADS 64u
+layout(local_size_x = 64) in;
 #include "common.glsl"
 #include "rows.glsl"
 
@@ -32,7 +32,7 @@ void main() {
     if (t == 0u) o[pc.off[1] + out_i] = finish(v, op, size);
   }
 #else
-  GRID_LOOP(out_i, outputs, 256u) {
+  GRID_LOOP(out_i, outputs, ROW_THREADS) {
     const uint base = pc.off[0] + (out_i / inner) * size * inner + out_i % inner;
     float v = op == 2u ? -kInf : 0.0;
     for (uint j = 0u; j < size; ++j) {

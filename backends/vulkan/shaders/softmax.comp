@@ -5,8 +5,8 @@
 // Bindings: 1 x, 2 y.
 #version 450
 #extension GL_GOOGLE_include_directive : require
-#define ROW_THREADS 256u
-layout(local_size_x = 256) in;
+#define ROW_THREADS 64u
+layout(local_size_x = 64) in;
 #include "common.glsl"
 #include "rows.glsl"
 

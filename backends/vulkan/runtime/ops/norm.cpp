@@ -168,7 +168,7 @@ Error encode_reduce(Encoder& enc, const cpu_fb::Op* op) {
     return enc.dispatch(Shader::reduce_rows, {x.get(), y.get()}, p, row_groups(enc, outputs));
   }
   return enc.dispatch(Shader::reduce_columns, {x.get(), y.get()}, p,
-                      grid_groups(enc, outputs, 256));
+                      grid_groups(enc, outputs, 64));
 }
 
 }  // namespace ember::vulkan

@@ -3,7 +3,8 @@
 It claims what the CPU backend's lowering turns into the ops the Vulkan
 runtime runs (every float op family: products, convolutions, elementwise
 ops and activations, norms, softmax, pools, attention, layout ops and the
-4/8-bit block linears), and writes the CPU backend's blob for it: the two
+4/8-bit block linears), plus the LLM ops of ops_llm.py, and writes the CPU
+backend's blob for it: the two
 runtimes read the same format, so a delegate the GPU cannot take (no
 driver, a missing feature, no memory) can run on the CPU backend instead
 when the application asks for that fallback. What it declines (int8
@@ -20,6 +21,7 @@ from torch.fx import Node
 from ember.backends.backend import Backend, check_op_support, dynamic_shape
 from ember.backends.cpu import backend as _cpu_backend  # noqa: F401  (registers the op families)
 from ember.backends.cpu import lowering, ops_quant
+from ember.backends.vulkan import ops_llm
 from ember.cpu_fb import DataType, Graph, OpParams
 from ember.passes.graph import ExportError, ProgramGraph
 
@@ -35,7 +37,7 @@ _OP_NAMES = {v: k for k, v in vars(OpParams.OpParams).items() if not k.startswit
 # conversions of statically or dynamically quantized programs.
 _INT8_TARGETS = frozenset({ops_quant.QUANTIZE, ops_quant.DEQUANTIZE})
 SUPPORT = {target: support for target, support in lowering.SUPPORT.items()
-           if target not in _INT8_TARGETS}
+           if target not in _INT8_TARGETS} | ops_llm.SUPPORT
 _CLAIMS = [claims for claims in lowering.CLAIMS if claims is not ops_quant.claims]
 _GROUPS = [find for find in lowering.GROUPS if find is not ops_quant.groups]
 
@@ -61,7 +63,7 @@ class VulkanBackend(Backend):
         return [group for find in _GROUPS for group in find(program)]
 
     def preprocess(self, subgraph: ProgramGraph, compile_specs: Mapping[str, bytes]) -> bytes:
-        blob = lowering.lower(subgraph)
+        blob = lowering.lower(subgraph, ops_llm.LOWERINGS)
         graph = Graph.Graph.GetRootAs(blob, 0)
         for i in range(graph.OpsLength()):
             kind = _OP_NAMES.get(graph.Ops(i).ParamsType(), "?")
