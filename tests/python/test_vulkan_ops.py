@@ -293,3 +293,29 @@ def test_llm_norm_and_mlp_ops(tmp_path):
     inputs = (torch.randn(1, 3, 48), torch.randn(1, 3, 40), torch.randn(1, 3, 40))
     backend, _ = against_portable(model, inputs, tmp_path)
     assert {"LayerNorm", "Unary", "Binary"} <= set(backend.ops), backend.ops
+
+
+def test_half_weights(tmp_path):
+    """weights="float16": linear and convolution weights stored as halves (the
+    _f16w shaders); each weight rounds to 11 significant bits, so the result
+    is within half-precision rounding of float32 weights."""
+    torch.manual_seed(12)
+    model = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.ReLU(), nn.Conv2d(8, 8, 3, groups=8),
+                          nn.Conv2d(8, 6, 1), nn.ConvTranspose2d(6, 6, 3, padding=1),
+                          nn.Flatten(), nn.Linear(6 * 5 * 5, 20)).eval()
+    x = torch.randn(1, 3, 7, 7)
+    program = ember.export(model, (x,), backends=[VulkanBackend(weights="float16")])
+    assert program.delegated_fraction() == 1.0, program.report()
+    path = str(tmp_path / "half.pte")
+    program.save(path)
+    with torch.no_grad():
+        expected = model(x)
+        for name, param in model.named_parameters():  # the weights rounded to halves
+            if name.endswith("weight"):
+                param.copy_(param.half().float())
+        rounded = model(x)
+    got = torch.as_tensor(ember.runtime.load(path).forward(x))
+    assert float((got - rounded).abs().max()) < 1e-4 * float(rounded.abs().max()) + 1e-5
+    assert float((got - expected).abs().max()) > 0  # it did round
+    with pytest.raises(ValueError, match="weights"):
+        VulkanBackend(weights="int4")

@@ -80,13 +80,15 @@ Result<BufferRef> Encoder::ref(uint32_t id) {
 }
 
 Result<BufferRef> Encoder::packed(uint32_t id, uint64_t bytes, PackFn fn,
-                                  std::initializer_list<int64_t> dims) {
+                                  std::initializer_list<int64_t> dims, bool half) {
   if (id >= build_.num_values || build_.values[id].kind != ValueKind::Constant) {
     return Error::InvalidProgram;
   }
-  Result<BufferRef> ref = add_constant(bytes > 0 ? bytes : 4);
+  const uint64_t stored = half ? (bytes / 4 + 1) / 2 * 4 : bytes;
+  Result<BufferRef> ref = add_constant(stored > 0 ? stored : 4);
   PackJob job{};
   job.fn = fn;
+  job.half = half;
   job.src = reinterpret_cast<const uint8_t*>(build_.constant(id));
   job.offset = ref.get().offset;
   job.bytes = bytes;

@@ -72,11 +72,12 @@ struct BufferRef {
 struct PackJob;
 using PackFn = void (*)(const PackJob& job, uint8_t* dst);
 struct PackJob {
-  PackFn fn;
+  PackFn fn;           // null: the constant as it is
   const uint8_t* src;  // the blob's constant
   uint64_t offset;     // in the constants buffer
-  uint64_t bytes;
+  uint64_t bytes;      // what fn writes (float32)
   int64_t dims[6];     // the packing's geometry
+  bool half;           // stored as halves: bytes / 2 on the device
 };
 
 struct DispatchInfo {
@@ -133,6 +134,7 @@ struct Plan {
   Array<uint64_t> output_bytes;
   Array<BufferRef> constant_refs;  // per value: a raw constant's upload, or bytes 0
   Array<PackJob> packs;
+  bool half_weights = false;  // compile spec weights=float16
   Array<uint32_t> params;
   Array<DispatchInfo> dispatches;
 };
@@ -150,10 +152,12 @@ class Encoder {
 
   // The device bytes of value `id` (a constant is uploaded as it is, once).
   Result<BufferRef> ref(uint32_t id);
-  // `bytes` of device constant memory that `fn` fills at upload from
-  // constant value `id`'s data, with geometry `dims`.
+  // `bytes` of float32 data that `fn` fills at upload from constant value
+  // `id`'s data, with geometry `dims`; with `half`, stored as halves.
   Result<BufferRef> packed(uint32_t id, uint64_t bytes, PackFn fn,
-                           std::initializer_list<int64_t> dims);
+                           std::initializer_list<int64_t> dims, bool half = false);
+  // Whether weights are stored as halves (the program asked for it).
+  bool half_weights() const { return plan_->half_weights; }
   // One dispatch of `shader` over `groups` workgroups, bindings 1.. in order.
   Error dispatch(Shader shader, std::initializer_list<BufferRef> bindings, const Params& params,
                  uint32_t gx, uint32_t gy = 1, uint32_t gz = 1);

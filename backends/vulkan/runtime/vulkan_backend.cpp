@@ -9,6 +9,7 @@
 #include "backends/vulkan/runtime/ops/ops.h"
 #include "backends/vulkan/runtime/plan.h"
 #include "backends/vulkan/runtime/vk_context.h"
+#include "runtime/core/half.h"
 #include "runtime/core/log.h"
 #include "runtime/core/platform.h"
 
@@ -297,25 +298,38 @@ const DeviceBuffer& region_buffer(const Delegate& d, Region region) {
   return region == Region::Arena ? d.arena : (region == Region::Constants ? d.constants : d.params);
 }
 
-// Writes the op parameters and the constants (packed or as they are).
-void fill_uploads(const Plan& plan, uint8_t* params, uint8_t* constants) {
+// Writes the op parameters and the constants (packed or as they are; as
+// halves, rounded to nearest even, where a job asks).
+Error fill_uploads(const Plan& plan, uint8_t* params, uint8_t* constants) {
   std::memcpy(params, plan.params.data(), plan.params.size() * 4);
   for (size_t i = 0; i < plan.packs.size(); ++i) {
     const PackJob& job = plan.packs[i];
+    uint8_t* dst = constants + job.offset;
+    float* floats = nullptr;
+    if (job.half) {
+      floats = new (std::nothrow) float[job.bytes / 4 + 1];
+      if (floats == nullptr) return Error::MemoryAllocationFailed;
+      dst = reinterpret_cast<uint8_t*>(floats);
+    }
     if (job.fn != nullptr) {
-      job.fn(job, constants + job.offset);
+      job.fn(job, dst);
     } else {
-      std::memcpy(constants + job.offset, job.src, job.bytes);
+      std::memcpy(dst, job.src, job.bytes);
+    }
+    if (job.half) {
+      uint16_t* halves = reinterpret_cast<uint16_t*>(constants + job.offset);
+      for (uint64_t e = 0; e < job.bytes / 4; ++e) halves[e] = Half::from_float(floats[e]);
+      delete[] floats;
     }
   }
+  return Error::Ok;
 }
 
 Error upload(Delegate* d, const Plan& plan) {
   Context* c = d->context;
   if (d->params.mapped != nullptr && d->constants.mapped != nullptr) {
-    fill_uploads(plan, static_cast<uint8_t*>(d->params.mapped),
-                 static_cast<uint8_t*>(d->constants.mapped));
-    return Error::Ok;
+    return fill_uploads(plan, static_cast<uint8_t*>(d->params.mapped),
+                        static_cast<uint8_t*>(d->constants.mapped));
   }
   // Through a staging buffer, freed once the copy is done.
   const uint64_t params_bytes = align_up(plan.params.size() * 4, 256);
@@ -325,7 +339,9 @@ Error upload(Delegate* d, const Plan& plan) {
                             0, "upload staging", &staging);
   if (err == Error::Ok) {
     uint8_t* base = static_cast<uint8_t*>(staging.mapped);
-    fill_uploads(plan, base, base + params_bytes);
+    err = fill_uploads(plan, base, base + params_bytes);
+  }
+  if (err == Error::Ok) {
     const VkApi& vk = c->vk();
     err = run_once(c, d->command_pool, [&](VkCommandBuffer cmd) {
       VkBufferCopy p{0, 0, plan.params.size() * 4};
@@ -513,12 +529,32 @@ Error make_traces(Delegate* d, const cpu_fb::Graph* graph, const ValueInfo* valu
   return Error::Ok;
 }
 
+// The program's requests (compile specs): weights=float16 stores the
+// product ops' weights as halves. Unknown keys are another version's.
+Error read_compile_specs(Span<const CompileSpec> specs, Plan* plan) {
+  for (const CompileSpec& spec : specs) {
+    if (spec.key == nullptr || std::strcmp(spec.key, "weights") != 0) continue;
+    const char* value = reinterpret_cast<const char*>(spec.value.data());
+    const size_t n = spec.value.size();
+    if (n == 7 && std::memcmp(value, "float16", 7) == 0) {
+      plan->half_weights = true;
+    } else if (!(n == 7 && std::memcmp(value, "float32", 7) == 0)) {
+      EMBER_LOG(Error, "%s: compile spec weights=%.*s is neither float32 nor float16", kName,
+                static_cast<int>(n < 32 ? n : 32), value);
+      return Error::InvalidProgram;
+    }
+  }
+  return Error::Ok;
+}
+
 // Everything on the device: memory, uploads, pipelines, the command buffer.
 // Errors other than InvalidProgram are the device's (the CPU may run it).
-Error build(Delegate* d, const cpu_fb::Graph* graph, const ValueInfo* values, size_t num_values) {
+Error build(Delegate* d, const cpu_fb::Graph* graph, const ValueInfo* values, size_t num_values,
+            Span<const CompileSpec> specs) {
   Context* c = d->context;
   const DeviceInfo& info = c->info();
   Plan plan;
+  EMBER_TRY(read_compile_specs(specs, &plan));
   for (size_t v = 0; v < num_values; ++v) {
     if (!plan.constant_refs.push(BufferRef{})) return Error::MemoryAllocationFailed;
   }
@@ -677,7 +713,7 @@ Result<DelegateHandle*> VulkanBackend::init(BackendInitContext& context, Freeabl
       if (timeout != nullptr && std::atoll(timeout) > 0) {
         d->timeout_ns = static_cast<uint64_t>(std::atoll(timeout)) * 1000000ull;
       }
-      err = build(d, graph, values, num_values);
+      err = build(d, graph, values, num_values, compile_specs);
     } else {
       err = c.error();
     }

@@ -1,6 +1,6 @@
 // Depthwise convolution on NHWC values (one input channel per output
 // channel): an invocation per output element, its kh x kw taps from
-// weights packed [kh, kw, C] at init. Epilogue as gemm_common.glsl's:
+// weights packed [kh, kw, C] at init (B_F16: as halves). Epilogue as gemm_common.glsl's:
 // bias, residual, activation, clamp.
 // Params: n (outputs), C, in_h, in_w, out_h, out_w, kh, kw, stride_h,
 //         stride_w, pad_h, pad_w, dil_h, dil_w, flags (1 bias, 2 residual),
@@ -12,7 +12,16 @@ layout(local_size_x = 256) in;
 #include "common.glsl"
 
 layout(std430, set = 0, binding = 1) restrict readonly buffer X { float x[]; };
+#ifdef B_F16
+layout(std430, set = 0, binding = 2) restrict readonly buffer W { uint ww[]; };
+float weight(uint i) {
+  const uint at = 2u * pc.off[1] + i;
+  return unpackHalf2x16(ww[at >> 1u])[at & 1u];
+}
+#else
 layout(std430, set = 0, binding = 2) restrict readonly buffer W { float w[]; };
+float weight(uint i) { return w[pc.off[1] + i]; }
+#endif
 layout(std430, set = 0, binding = 3) restrict readonly buffer Bias { float bias[]; };
 layout(std430, set = 0, binding = 4) restrict readonly buffer Residual { float residual[]; };
 layout(std430, set = 0, binding = 5) restrict writeonly buffer O { float o[]; };
@@ -31,7 +40,7 @@ void main() {
         const int ix = int(ox * pu(9)) - pi(11) + int(kx) * pi(13);
         if (ix < 0 || ix >= int(in_w)) continue;
         acc += x[pc.off[0] + ((nb * in_h + uint(iy)) * in_w + uint(ix)) * C + ch] *
-               w[pc.off[1] + (ky * kw + kx) * C + ch];
+               weight((ky * kw + kx) * C + ch);
       }
     }
     if ((flags & 1u) != 0u) acc += bias[pc.off[2] + ch];

@@ -2,7 +2,8 @@
 // for z < batch, where A is read through strides (a matmul or linear layer)
 // or gathered from an NHWC image (a convolution's implicit im2col, or the
 // taps of a transposed convolution), and B through strides (a weight packed
-// at init, or a runtime operand). The output element (z, m, n) is at
+// at init, or a runtime operand; B_F16: weights stored as halves). The output
+// element (z, m, n) is at
 // m * c_row + z * c_batch + n; the epilogue adds bias[z * bias_batch + n],
 // then the residual at the output's index, then applies the activation and
 // the clamp, the order the CPU backend uses.
@@ -17,7 +18,13 @@
 // Bindings: 1 A, 2 B, 3 bias, 4 residual, 5 C.
 
 layout(std430, set = 0, binding = 1) restrict readonly buffer A { float a[]; };
+#ifdef B_F16
+// Weights stored as IEEE halves, two to a word (unpackHalf2x16 is core GLSL:
+// every device reads them); the arithmetic stays float.
+layout(std430, set = 0, binding = 2) restrict readonly buffer B { uint bw[]; };
+#else
 layout(std430, set = 0, binding = 2) restrict readonly buffer B { float b[]; };
+#endif
 layout(std430, set = 0, binding = 3) restrict readonly buffer Bias { float bias[]; };
 layout(std430, set = 0, binding = 4) restrict readonly buffer Residual { float residual[]; };
 layout(std430, set = 0, binding = 5) restrict writeonly buffer C { float c[]; };
@@ -34,7 +41,12 @@ int stride_h, stride_w, pad_h, pad_w, dil_h, dil_w;
 void load_params() {
   M = pu(0); N = pu(1); K = pu(2);
   a_base = pc.off[0] + pu(4); a_batch = pu(5); a_row = pu(6); a_col = pu(7);
-  b_base = pc.off[1] + pu(8); b_batch = pu(9); b_row = pu(10); b_col = pu(11);
+#ifdef B_F16
+  b_base = 2u * pc.off[1] + pu(8);
+#else
+  b_base = pc.off[1] + pu(8);
+#endif
+  b_batch = pu(9); b_row = pu(10); b_col = pu(11);
   c_batch = pu(12); c_row = pu(13); flags = pu(14); act = pu(15);
   low = pf(16); high = pf(17); bias_batch = pu(18);
 #if defined(A_CONV) || defined(A_CONV_TRANSPOSED)
@@ -69,7 +81,14 @@ float load_a(uint z, uint m, uint k) {
 #endif
 }
 
-float load_b(uint z, uint k, uint n) { return b[b_base + z * b_batch + k * b_row + n * b_col]; }
+float load_b(uint z, uint k, uint n) {
+  const uint i = b_base + z * b_batch + k * b_row + n * b_col;
+#ifdef B_F16
+  return unpackHalf2x16(bw[i >> 1u])[i & 1u];
+#else
+  return b[i];
+#endif
+}
 
 void store_c(uint z, uint m, uint n, float v) {
   if ((flags & 1u) != 0u) v += bias[pc.off[2] + z * bias_batch + n];

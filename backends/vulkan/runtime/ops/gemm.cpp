@@ -2,8 +2,9 @@
 // dwconv.comp: Linear (the weight [k, n] read in place), MatMul (both
 // operands runtime values read through their strides), Conv2d (weights
 // packed once at init as [group][kh, kw, in / group][out / group] for the
-// implicit GEMM, or [kh, kw, C] for a depthwise one). Checks as the CPU
-// backend's factories.
+// implicit GEMM, or [kh, kw, C] for a depthwise one). With the program's
+// weights=float16, Linear and Conv2d weights are stored as halves (the _f16w
+// shader variants). Checks as the CPU backend's factories.
 #include <cstring>
 
 #include "backends/cpu/runtime/ops/op_util.h"
@@ -37,15 +38,29 @@ Params product_params(const Product& g) {
   return p;
 }
 
-Error dispatch_product(Encoder& enc, const Product& g, Params& p, Shader tiled,
+// The variant of `shader` that reads its weights as halves.
+Shader half_variant(Shader shader) {
+  switch (shader) {
+    case Shader::gemm: return Shader::gemm_f16w;
+    case Shader::gemm_rows: return Shader::gemm_rows_f16w;
+    case Shader::conv2d: return Shader::conv2d_f16w;
+    case Shader::conv2d_transposed: return Shader::conv2d_transposed_f16w;
+    case Shader::dwconv2d: return Shader::dwconv2d_f16w;
+    default: return shader;
+  }
+}
+
+// `tiled` (gemm, conv2d, conv2d_transposed), or gemm_rows for a plain
+// product of few rows; with `half`, the variant reading half weights.
+Error dispatch_product(Encoder& enc, const Product& g, Params& p, Shader tiled, bool half,
                        std::initializer_list<BufferRef> bindings) {
   if (g.m == 0 || g.n == 0 || g.batch == 0) return Error::Ok;
   if (tiled == Shader::gemm && g.m <= kMaxGemvRows) {
-    return enc.dispatch(Shader::gemm_rows, bindings, p, groups_for(g.n, 64), groups_for(g.m, 4),
-                        static_cast<uint32_t>(g.batch));
+    return enc.dispatch(half ? half_variant(Shader::gemm_rows) : Shader::gemm_rows, bindings, p,
+                        groups_for(g.n, 64), groups_for(g.m, 4), static_cast<uint32_t>(g.batch));
   }
-  return enc.dispatch(tiled, bindings, p, groups_for(g.n, 64), groups_for(g.m, 64),
-                      static_cast<uint32_t>(g.batch));
+  return enc.dispatch(half ? half_variant(tiled) : tiled, bindings, p, groups_for(g.n, 64),
+                      groups_for(g.m, 64), static_cast<uint32_t>(g.batch));
 }
 
 Result<BufferRef> optional_ref(Encoder& enc, int64_t id, const BufferRef& otherwise) {
@@ -155,15 +170,18 @@ Error encode_linear(Encoder& enc, const cpu_fb::Op* op) {
   g.has_bias = has_bias;
   g.has_residual = v.num_in > 1;
   if (!read_epilogue(op, &g.epilogue)) return Error::InvalidProgram;
+  const bool half = enc.half_weights();
   Result<BufferRef> rx = enc.ref(v.in[0]);
-  Result<BufferRef> rw = enc.ref(params->weight());
+  Result<BufferRef> rw = half ? enc.packed(params->weight(), w.numel * 4, nullptr, {}, true)
+                              : enc.ref(params->weight());
   Result<BufferRef> ro = enc.ref(v.out);
   if (!rx.ok() || !rw.ok() || !ro.ok()) return Error::InvalidProgram;
   Result<BufferRef> rb = optional_ref(enc, has_bias ? params->bias() : -1, ro.get());
-  Result<BufferRef> rr = optional_ref(enc, g.has_residual ? static_cast<int64_t>(v.in[1]) : -1, ro.get());
+  Result<BufferRef> rr =
+      optional_ref(enc, g.has_residual ? static_cast<int64_t>(v.in[1]) : -1, ro.get());
   if (!rb.ok() || !rr.ok()) return Error::InvalidProgram;
   Params p = product_params(g);
-  return dispatch_product(enc, g, p, Shader::gemm,
+  return dispatch_product(enc, g, p, Shader::gemm, half,
                           {rx.get(), rw.get(), rb.get(), rr.get(), ro.get()});
 }
 
@@ -205,7 +223,7 @@ Error encode_matmul(Encoder& enc, const cpu_fb::Op* op) {
   Result<BufferRef> ro = enc.ref(v.out);
   if (!ra.ok() || !rb.ok() || !ro.ok()) return Error::InvalidProgram;
   Params p = product_params(g);
-  return dispatch_product(enc, g, p, Shader::gemm,
+  return dispatch_product(enc, g, p, Shader::gemm, false,
                           {ra.get(), rb.get(), ro.get(), ro.get(), ro.get()});
 }
 
@@ -267,20 +285,22 @@ Error encode_conv2d(Encoder& enc, const cpu_fb::Op* op) {
   Result<BufferRef> rr = optional_ref(enc, has_residual ? static_cast<int64_t>(v.in[1]) : -1, ro.get());
   if (!rb.ok() || !rr.ok()) return Error::InvalidProgram;
   const uint64_t weight_bytes = w.numel * sizeof(float);
+  const bool half = enc.half_weights();
   if (!transposed && cg == 1 && og == 1) {
     Result<BufferRef> rw = enc.packed(params->weight(), weight_bytes, pack_depthwise,
-                                      {out_c, kh, kw});
+                                      {out_c, kh, kw}, half);
     if (!rw.ok()) return rw.error();
     Params p;
     p.u(out.numel).u(out_c).u(in_h).u(in_w).u(out_h).u(out_w).u(kh).u(kw).u(sh).u(sw).u(ph)
         .u(pw).u(dh).u(dw).u((has_bias ? 1u : 0u) | (has_residual ? 2u : 0u))
         .u(epilogue.activation).f(epilogue.low).f(epilogue.high);
     if (out.numel == 0) return Error::Ok;
-    return enc.dispatch(Shader::dwconv2d, {rx.get(), rw.get(), rb.get(), rr.get(), ro.get()}, p,
+    return enc.dispatch(half ? half_variant(Shader::dwconv2d) : Shader::dwconv2d,
+                        {rx.get(), rw.get(), rb.get(), rr.get(), ro.get()}, p,
                         grid_groups(enc, out.numel, 256));
   }
   Result<BufferRef> rw = enc.packed(params->weight(), weight_bytes, pack_conv,
-                                    {groups, cg, og, kh, kw, transposed ? 1 : 0});
+                                    {groups, cg, og, kh, kw, transposed ? 1 : 0}, half);
   if (!rw.ok()) return rw.error();
   Product g{};
   g.m = static_cast<uint64_t>(batch * out_h * out_w);
@@ -307,7 +327,8 @@ Error encode_conv2d(Encoder& enc, const cpu_fb::Op* op) {
   const Shader shader = pointwise    ? Shader::gemm
                         : transposed ? Shader::conv2d_transposed
                                      : Shader::conv2d;
-  return dispatch_product(enc, g, p, shader, {rx.get(), rw.get(), rb.get(), rr.get(), ro.get()});
+  return dispatch_product(enc, g, p, shader, half,
+                          {rx.get(), rw.get(), rb.get(), rr.get(), ro.get()});
 }
 
 }  // namespace ember::vulkan

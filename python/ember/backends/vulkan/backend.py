@@ -43,9 +43,21 @@ _GROUPS = [find for find in lowering.GROUPS if find is not ops_quant.groups]
 
 
 class VulkanBackend(Backend):
-    """Claims the float32 ops the Vulkan runtime runs (SUPPORT), static shapes."""
+    """Claims the float32 ops the Vulkan runtime runs (SUPPORT), static shapes.
+
+    `weights="float16"` stores the weights of linear layers and convolutions
+    as halves on the device (half the memory and the bandwidth; each weight
+    rounded to 11 significant bits, the arithmetic stays float32). The CPU
+    fallback ignores it."""
 
     id = "EmberVulkanBackend"
+    WEIGHTS = ("float32", "float16")
+
+    def __init__(self, weights: str = "float32"):
+        if weights not in self.WEIGHTS:
+            raise ValueError(f"weights must be one of {self.WEIGHTS}, not {weights!r}")
+        super().__init__({"weights": weights.encode()} if weights != "float32" else None)
+        self.weights = weights
 
     def check_node(self, node: Node, program: ProgramGraph) -> str | None:
         # The blob's plan (and the command buffer) are static.
