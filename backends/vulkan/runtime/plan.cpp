@@ -111,6 +111,13 @@ BufferRef Encoder::status() {
 
 Error Encoder::dispatch(Shader shader, std::initializer_list<BufferRef> bindings,
                         const Params& params, uint32_t gx, uint32_t gy, uint32_t gz) {
+  const uint32_t last = bindings.size() > 0 ? 1u << (bindings.size() - 1) : 0;
+  return dispatch_writing(last, shader, bindings, params, gx, gy, gz);
+}
+
+Error Encoder::dispatch_writing(uint32_t writes, Shader shader,
+                                std::initializer_list<BufferRef> bindings, const Params& params,
+                                uint32_t gx, uint32_t gy, uint32_t gz) {
   if (params.overflowed() || bindings.size() > kTensorBindings) return Error::Internal;
   if (gx == 0 || gy == 0 || gz == 0) return Error::Ok;
   for (int i = 0; i < 3; ++i) {
@@ -125,6 +132,8 @@ Error Encoder::dispatch(Shader shader, std::initializer_list<BufferRef> bindings
   d.shader = shader;
   size_t i = 0;
   for (const BufferRef& b : bindings) d.bindings[i++] = b;
+  d.num_bindings = static_cast<uint32_t>(bindings.size());
+  d.writes = writes;
   d.params = static_cast<uint32_t>(plan_->params.size());
   d.groups[0] = gx;
   d.groups[1] = gy;
@@ -134,6 +143,51 @@ Error Encoder::dispatch(Shader shader, std::initializer_list<BufferRef> bindings
     if (!plan_->params.push(params.words()[w])) return Error::MemoryAllocationFailed;
   }
   return plan_->dispatches.push(d) ? Error::Ok : Error::MemoryAllocationFailed;
+}
+
+namespace {
+
+struct Range {
+  uint64_t begin, end;
+  bool overlaps(const Range& o) const { return begin < o.end && o.begin < end; }
+};
+
+bool overlaps_any(const Array<Range>& ranges, const Range& r) {
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    if (ranges[i].overlaps(r)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool plan_barriers(const DispatchInfo* dispatches, size_t n, bool* barrier) {
+  Array<Range> reads, writes;  // arena bytes since the last barrier
+  Array<Range>* fresh[2] = {&reads, &writes};
+  for (size_t i = 0; i < n; ++i) {
+    const DispatchInfo& d = dispatches[i];
+    bool hazard = false;
+    for (uint32_t b = 0; b < d.num_bindings && !hazard; ++b) {
+      const BufferRef& ref = d.bindings[b];
+      if (ref.region != Region::Arena) continue;  // weights and parameters are read only
+      const Range r{ref.offset, ref.offset + ref.bytes};
+      const bool written = (d.writes >> b) & 1u;
+      hazard = overlaps_any(writes, r) || (written && overlaps_any(reads, r));
+    }
+    barrier[i] = hazard;
+    if (hazard) {
+      reads.clear();
+      writes.clear();
+    }
+    for (uint32_t b = 0; b < d.num_bindings; ++b) {
+      const BufferRef& ref = d.bindings[b];
+      if (ref.region != Region::Arena) continue;
+      if (!fresh[(d.writes >> b) & 1u]->push(Range{ref.offset, ref.offset + ref.bytes})) {
+        return false;
+      }
+    }
+  }
+  return true;
 }
 
 }  // namespace ember::vulkan

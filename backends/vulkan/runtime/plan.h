@@ -44,6 +44,7 @@ class Array {
     data_[size_++] = value;
     return true;
   }
+  void clear() { size_ = 0; }
   T* data() { return data_; }
   const T* data() const { return data_; }
   size_t size() const { return size_; }
@@ -83,10 +84,19 @@ struct PackJob {
 struct DispatchInfo {
   Shader shader;
   BufferRef bindings[kTensorBindings];
+  uint32_t num_bindings;
+  uint32_t writes;     // bit b: the shader writes binding b (the others it reads)
   uint32_t params;     // first word of the op's parameters
   uint32_t groups[3];
   uint32_t op;         // the blob op it runs part of
 };
+
+// Which dispatches must wait for the ones before them (a memory barrier
+// before dispatch i, barrier[i]): those that read or write arena bytes that
+// a dispatch since the last barrier wrote, or write bytes one of those read.
+// Independent dispatches (q, k and v projections) may then overlap. false
+// (and barrier unset) when memory runs out.
+bool plan_barriers(const DispatchInfo* dispatches, size_t n, bool* barrier);
 
 // Up to kMaxWords parameter words of one dispatch.
 class Params {
@@ -158,9 +168,13 @@ class Encoder {
                            std::initializer_list<int64_t> dims, bool half = false);
   // Whether weights are stored as halves (the program asked for it).
   bool half_weights() const { return plan_->half_weights; }
-  // One dispatch of `shader` over `groups` workgroups, bindings 1.. in order.
+  // One dispatch of `shader` over `groups` workgroups, bindings 1.. in order;
+  // the shader writes the last binding and reads the others.
   Error dispatch(Shader shader, std::initializer_list<BufferRef> bindings, const Params& params,
                  uint32_t gx, uint32_t gy = 1, uint32_t gz = 1);
+  // The same where the shader writes the bindings of bitmask `writes`.
+  Error dispatch_writing(uint32_t writes, Shader shader, std::initializer_list<BufferRef> bindings,
+                         const Params& params, uint32_t gx, uint32_t gy = 1, uint32_t gz = 1);
   // Where an embedding reports a bad index (the status word).
   BufferRef status();
 

@@ -373,9 +373,12 @@ Error record(Delegate* d, const Plan& plan) {
   }
   VkDescriptorSet* sets = new (std::nothrow) VkDescriptorSet[n > 0 ? n : 1];
   VkPipeline* pipelines = new (std::nothrow) VkPipeline[n > 0 ? n : 1];
-  if (sets == nullptr || pipelines == nullptr) {
+  bool* barriers = new (std::nothrow) bool[n > 0 ? n : 1];
+  if (sets == nullptr || pipelines == nullptr || barriers == nullptr ||
+      !plan_barriers(plan.dispatches.data(), n, barriers)) {
     delete[] sets;
     delete[] pipelines;
+    delete[] barriers;
     return Error::MemoryAllocationFailed;
   }
   Error err = Error::Ok;
@@ -459,7 +462,7 @@ Error record(Delegate* d, const Plan& plan) {
     VkPipeline bound = VK_NULL_HANDLE;
     for (uint32_t i = 0; i < n; ++i) {
       const DispatchInfo& di = plan.dispatches[i];
-      if (i > 0) {
+      if (barriers[i]) {
         barrier(vk, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, rw);
       }
@@ -498,6 +501,7 @@ Error record(Delegate* d, const Plan& plan) {
   delete[] push;
   delete[] sets;  // the sets live in the pool
   delete[] pipelines;
+  delete[] barriers;
   return err;
 }
 

@@ -11,6 +11,7 @@
 
 #include "backends/cpu/runtime/cpu_backend.h"
 #include "backends/cpu/schema/cpu_delegate_generated.h"
+#include "backends/vulkan/runtime/plan.h"
 #include "backends/vulkan/runtime/vk_context.h"
 #include "backends/vulkan/runtime/vulkan_backend.h"
 #include "tensor_factory.h"
@@ -210,6 +211,34 @@ TEST(VulkanBackend, RefusesMalformedBlobsAtInit) {
   FreeableBuffer processed(garbage.data(), garbage.size(), nullptr);
   EXPECT_EQ(vulkan::VulkanBackend().init(init, &processed, {}).error(),
             Error::DelegateInvalidCompatibility);
+}
+
+// Barriers only where a dispatch depends on one since the last barrier
+// (a pure function of the plan: tested without a device).
+TEST(VulkanPlan, BarriersOnlyBeforeDependentDispatches) {
+  using vulkan::BufferRef;
+  using vulkan::DispatchInfo;
+  using vulkan::Region;
+  auto arena = [](uint64_t offset) { return BufferRef{Region::Arena, offset, 64}; };
+  auto dispatch = [](std::initializer_list<BufferRef> bindings) {
+    DispatchInfo d{};
+    for (const BufferRef& b : bindings) d.bindings[d.num_bindings++] = b;
+    d.writes = 1u << (d.num_bindings - 1);  // the last one
+    return d;
+  };
+  const BufferRef weights{Region::Constants, 0, 1 << 20};
+  const DispatchInfo plan[] = {
+      dispatch({arena(0), weights, arena(64)}),    // 0: in -> a
+      dispatch({arena(0), weights, arena(128)}),   // 1: in -> b, independent of 0
+      dispatch({arena(64), arena(128), arena(192)}),  // 2: reads a and b
+      dispatch({arena(256), arena(64)}),           // 3: overwrites a, which 2 read
+      dispatch({weights, arena(320)}),             // 4: independent
+      dispatch({arena(352), arena(384)}),          // 5: reads the end of 4's output
+  };
+  bool barrier[6];
+  ASSERT_TRUE(vulkan::plan_barriers(plan, 6, barrier));
+  const bool expected[6] = {false, false, true, true, false, true};
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(barrier[i], expected[i]) << "dispatch " << i;
 }
 
 }  // namespace

@@ -326,8 +326,8 @@ Error encode_embedding(Encoder& enc, const cpu_fb::Op* op) {
   Params p;
   p.u(out.numel).u(w.sizes[1]).u(w.sizes[0]).u(idx.dtype == DataType::Int64 ? 1 : 0);
   if (out.numel == 0) return Error::Ok;
-  return enc.dispatch(Shader::embedding, {ri, rw, ro, enc.status()}, p,
-                      grid_groups(enc, out.numel, 256));
+  return enc.dispatch_writing(0b1100, Shader::embedding, {ri, rw, ro, enc.status()}, p,
+                              grid_groups(enc, out.numel, 256));
 }
 
 }  // namespace ember::vulkan
