@@ -264,7 +264,12 @@ def main() -> None:
         builds = [(n, lambda n=n: MODELS[n][0]()) for n in filter(None, args.models.split(","))]
         builds += [(f"zoo:{n}", zoo.get(n).build) for n in filter(None, args.zoo.split(","))]
         for name, build in builds:
-            results.append(bench_model(name, build, args, workdir))
+            try:
+                results.append(bench_model(name, build, args, workdir))
+            except Exception as error:  # noqa: BLE001  (reported, the run goes on)
+                message = f"{type(error).__name__}: {str(error).splitlines()[0][:120]}"
+                log(f"   failed: {message}")
+                results.append({"model": name, "error": message})
         if not args.no_llm:
             llm = bench_llm(args, workdir)
             if llm is not None:

@@ -9,8 +9,8 @@ import ember
 import pytest
 import torch
 from conftest import ROOT, assert_matches_eager
+from cpu_backend_util import Recording
 from ember.backends.vulkan import VulkanBackend, device
-from ember.cpu_fb import Graph, OpParams
 
 DEVICE = device()
 if os.environ.get("EMBER_REQUIRE_VULKAN") and not DEVICE["available"]:
@@ -21,22 +21,11 @@ requires_vulkan = pytest.mark.skipif(
     not DEVICE["available"],
     reason=f"no Vulkan device ({DEVICE.get('reason', '')}); make test-vulkan installs lavapipe")
 
-OP_NAMES = {v: k for k, v in vars(OpParams.OpParams).items() if not k.startswith("_")}
 EMBER_RUN = os.path.join(ROOT, ".venv", "bin", "ember_run")
 
 
-class RecordingVulkanBackend(VulkanBackend):
+class RecordingVulkanBackend(Recording, VulkanBackend):
     """The Vulkan backend, keeping the op kinds of every blob it lowers."""
-
-    def __init__(self):
-        super().__init__()
-        self.ops: list[str] = []
-
-    def preprocess(self, subgraph, compile_specs):
-        blob = super().preprocess(subgraph, compile_specs)
-        graph = Graph.Graph.GetRootAs(blob, 0)
-        self.ops += [OP_NAMES[graph.Ops(i).ParamsType()] for i in range(graph.OpsLength())]
-        return blob
 
 
 def as_tuple(x):

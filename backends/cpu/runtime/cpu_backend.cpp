@@ -83,6 +83,20 @@ Error read_values(const cpu_fb::Graph* graph, Delegate* d) {
 
 }  // namespace
 
+Result<const cpu_fb::Graph*> verify_graph(const FreeableBuffer& blob, const char* who) {
+  const auto* bytes = static_cast<const uint8_t*>(blob.data());
+  flatbuffers::Verifier verifier(bytes, blob.size());
+  EMBER_CHECK_OR_RETURN(blob.size() >= 8 && cpu_fb::GraphBufferHasIdentifier(bytes) &&
+                            cpu_fb::VerifyGraphBuffer(verifier),
+                        Error::DelegateInvalidCompatibility,
+                        "%s: the delegate blob is not a valid ECP1 graph", who);
+  // Constants are read in place (64-byte aligned in the blob), so the blob
+  // must be aligned too: segments are, an inline copy may not be.
+  EMBER_CHECK_OR_RETURN(reinterpret_cast<uintptr_t>(bytes) % 16 == 0,
+                        Error::DelegateInvalidCompatibility, "%s: blob is misaligned", who);
+  return cpu_fb::GetGraph(bytes);
+}
+
 Error read_value_infos(const cpu_fb::Graph* graph, ValueInfo* out, size_t num_values,
                        const char* who) {
   const auto* values = graph->values();
@@ -178,17 +192,9 @@ Delegate::~Delegate() {
 
 Result<DelegateHandle*> CpuBackend::init(BackendInitContext& context, FreeableBuffer* processed,
                                          Span<const CompileSpec>) const {
-  const auto* bytes = static_cast<const uint8_t*>(processed->data());
-  flatbuffers::Verifier verifier(bytes, processed->size());
-  EMBER_CHECK_OR_RETURN(processed->size() >= 8 && cpu_fb::GraphBufferHasIdentifier(bytes) &&
-                            cpu_fb::VerifyGraphBuffer(verifier),
-                        Error::DelegateInvalidCompatibility,
-                        "%s: the delegate blob is not a valid ECP1 graph", kName);
-  // Constants are read in place (64-byte aligned in the blob), so the blob
-  // must be aligned too: segments are, an inline copy may not be.
-  EMBER_CHECK_OR_RETURN(reinterpret_cast<uintptr_t>(bytes) % 16 == 0,
-                        Error::DelegateInvalidCompatibility, "%s: blob is misaligned", kName);
-  const cpu_fb::Graph* graph = cpu_fb::GetGraph(bytes);
+  Result<const cpu_fb::Graph*> verified = verify_graph(*processed, kName);
+  if (!verified.ok()) return verified.error();
+  const cpu_fb::Graph* graph = verified.get();
   Delegate* d = new (std::nothrow) Delegate();
   EMBER_CHECK_OR_RETURN(d != nullptr, Error::MemoryAllocationFailed, "%s: no memory", kName);
   d->num_inputs = graph->num_inputs();

@@ -19,8 +19,11 @@ namespace {
 constexpr const char* kName = VulkanBackend::kName;
 // Where the arena's regions start: any storage-buffer offset alignment.
 constexpr uint64_t kRegionAlignment = 256;
-// How long execute waits for the GPU (EMBER_VULKAN_TIMEOUT_MS overrides).
+// How long execute waits for the GPU (EMBER_VULKAN_TIMEOUT_MS overrides): a
+// minute, ten on a software device (lavapipe runs ResNet-50 in tens of
+// seconds on a busy 2-core machine).
 constexpr uint64_t kDefaultTimeoutMs = 60000;
+constexpr uint64_t kSoftwareTimeoutMs = 600000;
 
 uint64_t align_up(uint64_t n, uint64_t a) { return (n + a - 1) / a * a; }
 
@@ -688,15 +691,9 @@ void trace(const Delegate& d, EventTracer& tracer, uint64_t submitted) {
 
 Result<DelegateHandle*> VulkanBackend::init(BackendInitContext& context, FreeableBuffer* processed,
                                             Span<const CompileSpec> compile_specs) const {
-  const auto* bytes = static_cast<const uint8_t*>(processed->data());
-  flatbuffers::Verifier verifier(bytes, processed->size());
-  EMBER_CHECK_OR_RETURN(processed->size() >= 8 && cpu_fb::GraphBufferHasIdentifier(bytes) &&
-                            cpu_fb::VerifyGraphBuffer(verifier),
-                        Error::DelegateInvalidCompatibility,
-                        "%s: the delegate blob is not a valid ECP1 graph", kName);
-  EMBER_CHECK_OR_RETURN(reinterpret_cast<uintptr_t>(bytes) % 16 == 0,
-                        Error::DelegateInvalidCompatibility, "%s: blob is misaligned", kName);
-  const cpu_fb::Graph* graph = cpu_fb::GetGraph(bytes);
+  Result<const cpu_fb::Graph*> verified = cpu::verify_graph(*processed, kName);
+  if (!verified.ok()) return verified.error();
+  const cpu_fb::Graph* graph = verified.get();
   Delegate* d = new (std::nothrow) Delegate();
   EMBER_CHECK_OR_RETURN(d != nullptr, Error::MemoryAllocationFailed, "%s: no memory", kName);
   const size_t num_values = graph->values() != nullptr ? graph->values()->size() : 0;
@@ -713,6 +710,9 @@ Result<DelegateHandle*> VulkanBackend::init(BackendInitContext& context, Freeabl
     Result<Context*> c = Context::acquire();
     if (c.ok()) {
       d->context = c.get();
+      if (c.get()->info().type == VK_PHYSICAL_DEVICE_TYPE_CPU) {
+        d->timeout_ns = kSoftwareTimeoutMs * 1000000ull;
+      }
       const char* timeout = std::getenv("EMBER_VULKAN_TIMEOUT_MS");
       if (timeout != nullptr && std::atoll(timeout) > 0) {
         d->timeout_ns = static_cast<uint64_t>(std::atoll(timeout)) * 1000000ull;

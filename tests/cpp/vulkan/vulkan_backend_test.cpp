@@ -16,41 +16,7 @@
 #include "backends/vulkan/runtime/vulkan_backend.h"
 #include "tensor_factory.h"
 
-// The heap allocations of each thread outside calls into the Vulkan driver
-// (the backend reports those calls): the driver allocates in vkQueueSubmit,
-// and on its own threads; Ember's execute must not. Not under a sanitizer,
-// which owns malloc.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define EMBER_SANITIZER_OWNS_MALLOC 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define EMBER_SANITIZER_OWNS_MALLOC 1
-#endif
-#endif
-namespace {
-thread_local long t_allocations = 0;
-thread_local bool t_in_driver = false;
-void on_driver_call(bool entering) { t_in_driver = entering; }
-}  // namespace
-#if !defined(EMBER_SANITIZER_OWNS_MALLOC)
-#define EMBER_COUNT_ALLOCATIONS 1
-extern "C" void* __libc_malloc(size_t size);
-extern "C" void* malloc(size_t size) {
-  if (!t_in_driver) ++t_allocations;
-  return __libc_malloc(size);
-}
-void* operator new(size_t size) {
-  if (!t_in_driver) ++t_allocations;
-  void* p = __libc_malloc(size ? size : 1);
-  if (p == nullptr) std::abort();
-  return p;
-}
-void* operator new[](size_t size) { return operator new(size); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, size_t) noexcept { std::free(p); }
-void operator delete[](void* p, size_t) noexcept { std::free(p); }
-#endif
+#include "counting_allocator.h"
 
 namespace ember {
 namespace {
@@ -150,10 +116,13 @@ std::vector<float> run(const BackendInterface& backend, const Blob& blob, const 
   MemoryAllocator temp(temp_memory.data(), temp_memory.size());
   BackendExecutionContext exec(&temp, nullptr, nullptr, "forward");
   Error err = backend.execute(exec, handle.get(), Span<EValue*>(args, 2));  // warm up
-  vulkan::set_driver_call_observer(on_driver_call);
-  const long before = t_allocations;
+  // This thread's allocations outside calls into the driver (the backend
+  // reports them): lavapipe allocates in vkQueueSubmit and on its own
+  // threads; Ember's execute must not.
+  vulkan::set_driver_call_observer([](bool entering) { testing::t_uncounted = entering; });
+  const long before = testing::t_allocations;
   if (err == Error::Ok) err = backend.execute(exec, handle.get(), Span<EValue*>(args, 2));
-  if (allocations != nullptr) *allocations = t_allocations - before;
+  if (allocations != nullptr) *allocations = testing::t_allocations - before;
   vulkan::set_driver_call_observer(nullptr);
   backend.destroy(handle.get());
   return err == Error::Ok ? out.values<float>() : std::vector<float>();

@@ -23,24 +23,6 @@ bool fold_activation(uint32_t code, uint32_t* activation, float* low) {
   return true;
 }
 
-// v's strides along out's memory-order dims (0 where v repeats), or false
-// when v does not broadcast to out.
-bool broadcast_strides(const ValueInfo& v, const ValueInfo& out, const int* out_order,
-                       int64_t* strides) {
-  if (v.dim > out.dim) return false;
-  int64_t own[cpu::kMaxDims];
-  cpu::logical_strides(v, own);
-  const int lead = out.dim - v.dim;
-  for (int p = 0; p < out.dim; ++p) {
-    const int d = out_order[p];
-    const int vd = d - lead;
-    const int32_t size = vd >= 0 ? v.sizes[vd] : 1;
-    if (size != 1 && size != out.sizes[d]) return false;
-    strides[p] = size == 1 ? 0 : own[vd];
-  }
-  return true;
-}
-
 }  // namespace
 
 bool read_epilogue(const cpu_fb::Op* op, Epilogue* out) {
@@ -103,10 +85,11 @@ Error encode_binary(Encoder& enc, const cpu_fb::Op* op) {
   if (out.dtype != DataType::Float32) return Error::InvalidProgram;
   int order[cpu::kMaxDims];
   cpu::memory_order(out, order);
-  int64_t sizes[cpu::kMaxDims], a[cpu::kMaxDims], b[cpu::kMaxDims] = {};
+  int64_t sizes[cpu::kMaxDims];
+  ptrdiff_t a[cpu::kMaxDims], b[cpu::kMaxDims] = {};
   for (int p = 0; p < out.dim; ++p) sizes[p] = out.sizes[order[p]];
-  if (!broadcast_strides(enc.value(v.in[0]), out, order, a) ||
-      (inputs == 2 && !broadcast_strides(enc.value(v.in[1]), out, order, b))) {
+  if (!cpu::broadcast_strides(enc.value(v.in[0]), out, order, a) ||
+      (inputs == 2 && !cpu::broadcast_strides(enc.value(v.in[1]), out, order, b))) {
     EMBER_LOG(Error, "vulkan backend: binary operands do not broadcast to the output");
     return Error::InvalidProgram;
   }

@@ -63,32 +63,23 @@ Error dispatch_product(Encoder& enc, const Product& g, Params& p, Shader tiled, 
                       groups_for(g.m, 64), static_cast<uint32_t>(g.batch));
 }
 
+// A Linear's or Conv2d's values (input, an optional residual that lies as
+// the output does, output) and its weight, a constant.
+bool read_weighted(Encoder& enc, const cpu_fb::Op* op, uint32_t weight, cpu::OpValues* v) {
+  return cpu::read_op_values(enc.build(), op, 1, 2, v) && cpu::residual_fits(enc.build(), *v) &&
+         weight < enc.build().num_values && enc.value(weight).kind == ValueKind::Constant;
+}
+
+// No bias (-1), or a constant of n elements.
+bool bias_fits(Encoder& enc, int32_t bias, int64_t n) {
+  return bias < 0 || (static_cast<uint32_t>(bias) < enc.build().num_values &&
+                      enc.value(bias).kind == ValueKind::Constant &&
+                      enc.value(bias).numel == static_cast<size_t>(n));
+}
+
 Result<BufferRef> optional_ref(Encoder& enc, int64_t id, const BufferRef& otherwise) {
   if (id < 0) return otherwise;
   return enc.ref(static_cast<uint32_t>(id));
-}
-
-// One value is read as [batch, rows, cols] through `strides` (or dense,
-// broadcast over the batch when it holds one matrix); the CPU backend's rule.
-bool read_operand(const ValueInfo& v, const flatbuffers::Vector<int64_t>* strides, int64_t offset,
-                  int64_t batch, int64_t rows, int64_t cols, int64_t* out_offset,
-                  int64_t* out_strides) {
-  if (v.dtype != DataType::Float32 || v.layout != Layout::Plain) return false;
-  if (strides != nullptr) {
-    if (!cpu::read_longs(strides, 3, out_strides)) return false;
-    *out_offset = offset;
-  } else {
-    const int64_t per_batch = rows * cols;
-    if (per_batch <= 0 || static_cast<int64_t>(v.numel) % per_batch != 0) return false;
-    const int64_t batches = static_cast<int64_t>(v.numel) / per_batch;
-    if (batches != 1 && batches != batch) return false;
-    out_strides[0] = batches == 1 ? 0 : per_batch;
-    out_strides[1] = cols;
-    out_strides[2] = 1;
-    *out_offset = 0;
-  }
-  const int64_t sizes[3] = {batch, rows, cols};
-  return cpu::view_in_bounds(v, *out_offset, sizes, out_strides, 3);
 }
 
 // Conv weights for the implicit GEMM: [group][(ky * kw + kx) * cg + ic][o]
@@ -136,9 +127,7 @@ int64_t conv_param(const flatbuffers::Vector<int32_t>* v, size_t i, int32_t fall
 Error encode_linear(Encoder& enc, const cpu_fb::Op* op) {
   const cpu_fb::Linear* params = op->params_as_Linear();
   cpu::OpValues v;
-  if (params == nullptr || !cpu::read_op_values(enc.build(), op, 1, 2, &v) ||
-      !cpu::residual_fits(enc.build(), v) || params->weight() >= enc.build().num_values ||
-      enc.value(params->weight()).kind != ValueKind::Constant) {
+  if (params == nullptr || !read_weighted(enc, op, params->weight(), &v)) {
     return Error::InvalidProgram;
   }
   const ValueInfo& x = enc.value(v.in[0]);
@@ -152,11 +141,7 @@ Error encode_linear(Encoder& enc, const cpu_fb::Op* op) {
           out.numel / static_cast<size_t>(w.sizes[1] > 0 ? w.sizes[1] : 1)) {
     return Error::InvalidProgram;
   }
-  if (has_bias && (static_cast<uint32_t>(params->bias()) >= enc.build().num_values ||
-                   enc.value(params->bias()).kind != ValueKind::Constant ||
-                   enc.value(params->bias()).numel != static_cast<size_t>(w.sizes[1]))) {
-    return Error::InvalidProgram;
-  }
+  if (!bias_fits(enc, params->bias(), w.sizes[1])) return Error::InvalidProgram;
   Product g{};
   g.k = static_cast<uint64_t>(w.sizes[0]);
   g.n = static_cast<uint64_t>(w.sizes[1]);
@@ -212,10 +197,10 @@ Error encode_matmul(Encoder& enc, const cpu_fb::Op* op) {
   const int64_t batch = static_cast<int64_t>(g.batch), m = static_cast<int64_t>(g.m),
                 n = static_cast<int64_t>(g.n);
   if (g.batch > 0 && k > 0 &&
-      (!read_operand(enc.value(v.in[0]), params->a_strides(), params->a_offset(), batch, m, k,
-                     &g.a_offset, g.a_strides) ||
-       !read_operand(enc.value(v.in[1]), params->b_strides(), params->b_offset(), batch, k, n,
-                     &g.b_offset, g.b_strides))) {
+      (!cpu::matmul_operand(enc.value(v.in[0]), params->a_strides(), params->a_offset(), batch,
+                            m, k, &g.a_offset, g.a_strides) ||
+       !cpu::matmul_operand(enc.value(v.in[1]), params->b_strides(), params->b_offset(), batch,
+                            k, n, &g.b_offset, g.b_strides))) {
     return Error::InvalidProgram;
   }
   Result<BufferRef> ra = enc.ref(v.in[0]);
@@ -230,9 +215,7 @@ Error encode_matmul(Encoder& enc, const cpu_fb::Op* op) {
 Error encode_conv2d(Encoder& enc, const cpu_fb::Op* op) {
   const cpu_fb::Conv2d* params = op->params_as_Conv2d();
   cpu::OpValues v;
-  if (params == nullptr || !cpu::read_op_values(enc.build(), op, 1, 2, &v) ||
-      !cpu::residual_fits(enc.build(), v) || params->weight() >= enc.build().num_values ||
-      enc.value(params->weight()).kind != ValueKind::Constant) {
+  if (params == nullptr || !read_weighted(enc, op, params->weight(), &v)) {
     return Error::InvalidProgram;
   }
   const ValueInfo& x = enc.value(v.in[0]);
@@ -270,11 +253,7 @@ Error encode_conv2d(Encoder& enc, const cpu_fb::Op* op) {
     return Error::InvalidProgram;
   }
   const bool has_bias = params->bias() >= 0;
-  if (has_bias && (static_cast<uint32_t>(params->bias()) >= enc.build().num_values ||
-                   enc.value(params->bias()).kind != ValueKind::Constant ||
-                   enc.value(params->bias()).numel != static_cast<size_t>(out_c))) {
-    return Error::InvalidProgram;
-  }
+  if (!bias_fits(enc, params->bias(), out_c)) return Error::InvalidProgram;
   Epilogue epilogue;
   if (!read_epilogue(op, &epilogue)) return Error::InvalidProgram;
   const bool has_residual = v.num_in > 1;

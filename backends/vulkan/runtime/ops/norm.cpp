@@ -107,54 +107,9 @@ Error encode_reduce(Encoder& enc, const cpu_fb::Op* op) {
   }
   const ValueInfo& in = enc.value(v.in[0]);
   const ValueInfo& out = enc.value(v.out);
-  if (in.dtype != DataType::Float32 || out.dtype != DataType::Float32) return Error::InvalidProgram;
-  bool reduced[cpu::kMaxDims] = {};
-  const auto* dims = params->dims();
-  const size_t num_dims = dims != nullptr ? dims->size() : 0;
-  for (size_t i = 0; i < num_dims; ++i) {
-    int d = dims->Get(static_cast<flatbuffers::uoffset_t>(i));
-    if (d < 0) d += in.dim;
-    if (d < 0 || d >= in.dim) return Error::InvalidProgram;
-    reduced[d] = true;
-  }
-  if (num_dims == 0) {
-    for (int d = 0; d < in.dim; ++d) reduced[d] = true;
-  }
-  int32_t want[cpu::kMaxDims];
-  int want_dim = 0;
-  for (int d = 0; d < in.dim; ++d) {
-    if (!reduced[d]) {
-      want[want_dim++] = in.sizes[d];
-    } else if (params->keepdim()) {
-      want[want_dim++] = 1;
-    }
-  }
-  bool ok = out.layout == Layout::Plain && out.dim == want_dim;
-  for (int d = 0; ok && d < want_dim; ++d) ok = out.sizes[d] == want[d];
-  // In memory order the reduced dims (of size > 1) form one block and the
-  // kept ones keep their logical order.
-  int order[cpu::kMaxDims];
-  cpu::memory_order(in, order);
-  uint64_t outer = 1, size = 1, inner = 1;
-  int phase = 0, last_kept = -1;
-  for (int p = 0; ok && p < in.dim; ++p) {
-    const int d = order[p];
-    const uint64_t extent = static_cast<uint64_t>(in.sizes[d]);
-    if (extent == 1) continue;
-    if (reduced[d]) {
-      if (phase == 2) ok = false;
-      phase = 1;
-      size *= extent;
-    } else {
-      if (phase == 1) phase = 2;
-      (phase == 0 ? outer : inner) *= extent;
-      if (d < last_kept) ok = false;
-      last_kept = d;
-    }
-  }
-  if (!ok) {
-    EMBER_LOG(Error, "vulkan backend: reduce dims are not one block in memory, or the output is "
-                     "not the reduced shape");
+  size_t outer, size, inner;
+  if (in.dtype != DataType::Float32 || out.dtype != DataType::Float32 ||
+      !cpu::reduce_geometry(in, out, params, &outer, &size, &inner)) {
     return Error::InvalidProgram;
   }
   const uint64_t outputs = outer * inner;

@@ -12,16 +12,6 @@ int64_t pool_param(const flatbuffers::Vector<int32_t>* v, size_t i, int64_t fall
   return v->Get(static_cast<flatbuffers::uoffset_t>(v->size() > i ? i : 0));
 }
 
-// PyTorch's pooling output size: in ceil mode the last window must start
-// inside the input or its left padding (a window larger than the input
-// still gives one output).
-int64_t pooled_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil, bool ceil) {
-  const int64_t span = in + 2 * pad - dil * (k - 1) - 1 + (ceil ? stride - 1 : 0);
-  int64_t out = (span >= 0 ? span / stride : -((-span + stride - 1) / stride)) + 1;
-  if (ceil && (out - 1) * stride >= in + pad) --out;
-  return out;
-}
-
 // The op's input and output: 4-D channels-last floats of equal N and C.
 bool read_pool(Encoder& enc, const cpu_fb::Op* op, cpu::OpValues* v, BufferRef* x,
                BufferRef* y) {
@@ -58,25 +48,14 @@ Error encode_pool2d(Encoder& enc, const cpu_fb::Op* op) {
   if (params == nullptr || !read_pool(enc, op, &v, &x, &y)) return Error::InvalidProgram;
   const ValueInfo& in = enc.value(v.in[0]);
   const ValueInfo& out = enc.value(v.out);
-  const int64_t kh = pool_param(params->kernel(), 0, 0), kw = pool_param(params->kernel(), 1, 0);
-  const int64_t sh = pool_param(params->stride(), 0, kh), sw = pool_param(params->stride(), 1, kw);
-  const int64_t ph = pool_param(params->padding(), 0, 0), pw = pool_param(params->padding(), 1, 0);
-  const int64_t dh = pool_param(params->dilation(), 0, 1),
-                dw = pool_param(params->dilation(), 1, 1);
+  cpu::Pool2dGeometry g;
+  if (!cpu::pool2d_geometry(in, out, params, &g)) return Error::InvalidProgram;
   const bool max = params->op() == cpu_fb::PoolOp::Max;
-  const bool ceil = params->ceil_mode();
-  if (kh < 1 || kw < 1 || sh < 1 || sw < 1 || dh < 1 || dw < 1 || ph < 0 || pw < 0 ||
-      2 * ph > (kh - 1) * dh + 1 || 2 * pw > (kw - 1) * dw + 1 || (!max && (dh != 1 || dw != 1)) ||
-      params->divisor_override() < 0 ||
-      out.sizes[2] != pooled_size(in.sizes[2], kh, ph, sh, dh, ceil) ||
-      out.sizes[3] != pooled_size(in.sizes[3], kw, pw, sw, dw, ceil)) {
-    EMBER_LOG(Error, "vulkan backend: pool geometry does not give its output size");
-    return Error::InvalidProgram;
-  }
   float low, high;
   cpu::BuildContext::clamp_bounds(op, &low, &high);
   Params p = pool_header(in, out, max ? 0 : 1);
-  p.u(kh).u(kw).u(sh).u(sw).u(ph).u(pw).u(dh).u(dw).u(params->count_include_pad() ? 1 : 0)
+  p.u(g.kh).u(g.kw).u(g.sh).u(g.sw).u(g.ph).u(g.pw).u(g.dh).u(g.dw)
+      .u(params->count_include_pad() ? 1 : 0)
       .i(params->divisor_override()).f(low).f(high);
   if (out.numel == 0) return Error::Ok;
   return enc.dispatch(Shader::pool2d, {x, y}, p, grid_groups(enc, out.numel, 256));
