@@ -227,23 +227,35 @@ Error plan_arena(const cpu_fb::Graph* graph, const ValueInfo* values, size_t num
                  Delegate* d, Plan* plan) {
   d->num_inputs = graph->num_inputs();
   d->num_outputs = graph->num_outputs();
-  uint64_t cursor = align_up(graph->scratch_bytes(), kRegionAlignment);
-  for (uint32_t i = 0; i < d->num_inputs + d->num_outputs; ++i) {
-    const bool input = i < d->num_inputs;
-    const uint32_t index = input ? i : i - d->num_inputs;
-    uint64_t bytes = 0;
-    for (size_t v = 0; v < num_values; ++v) {
-      const ValueInfo& info = values[v];
-      if (info.kind == (input ? ValueKind::Input : ValueKind::Output) && info.index == index &&
-          value_bytes(info) > bytes) {
-        bytes = value_bytes(info);
-      }
-    }
-    if (!(input ? plan->input_offsets : plan->output_offsets).push(cursor) ||
-        !(input ? plan->input_bytes : plan->output_bytes).push(bytes)) {
+  // Every argument of a delegate call is a value of its blob (an input no op
+  // reads is an empty one), so a blob declaring more is malformed; the bound
+  // also keeps the per-argument arrays below proportional to the blob.
+  const uint64_t num_args = uint64_t{d->num_inputs} + d->num_outputs;
+  EMBER_CHECK_OR_RETURN(num_args <= num_values, Error::InvalidProgram,
+                        "%s: the blob declares %u inputs and %u outputs but has %zu values", kName,
+                        d->num_inputs, d->num_outputs, num_values);
+  // Each argument's region holds its largest value (one pass over the values).
+  for (uint32_t i = 0; i < num_args; ++i) {
+    if (!(i < d->num_inputs ? plan->input_bytes : plan->output_bytes).push(0)) {
       return Error::MemoryAllocationFailed;
     }
-    cursor = align_up(cursor + bytes, kRegionAlignment);
+  }
+  for (size_t v = 0; v < num_values; ++v) {
+    const ValueInfo& info = values[v];
+    if (info.kind != ValueKind::Input && info.kind != ValueKind::Output) continue;
+    uint64_t& bytes = (info.kind == ValueKind::Input ? plan->input_bytes
+                                                     : plan->output_bytes)[info.index];
+    if (value_bytes(info) > bytes) bytes = value_bytes(info);
+  }
+  uint64_t cursor = align_up(graph->scratch_bytes(), kRegionAlignment);
+  for (uint32_t i = 0; i < num_args; ++i) {
+    const bool input = i < d->num_inputs;
+    const uint32_t index = input ? i : i - d->num_inputs;
+    if (!(input ? plan->input_offsets : plan->output_offsets).push(cursor)) {
+      return Error::MemoryAllocationFailed;
+    }
+    cursor = align_up(cursor + (input ? plan->input_bytes : plan->output_bytes)[index],
+                      kRegionAlignment);
   }
   plan->status_offset = cursor;
   plan->arena_bytes = cursor + kRegionAlignment;

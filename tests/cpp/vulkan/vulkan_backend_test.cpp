@@ -45,6 +45,7 @@ struct Edit {
   int32_t weight_rows = 8;        // the weight's first size
   int64_t permute_stride = 1;     // the Permute's innermost stride
   fb::UnaryOp activation = fb::UnaryOp::Silu;
+  uint32_t num_inputs = 1;        // the delegate call's inputs
 };
 
 // x [4, 8] -> Linear(W [8, 6], b [6], silu) -> h [4, 6] -> tanh -> t [4, 6]
@@ -93,7 +94,7 @@ Blob make_blob(const Edit& e = Edit()) {
     std::vector<uint32_t> in = {4}, out = {5};
     ops.push_back(fb::CreateOpDirect(fbb, fb::OpParams::Permute, permute.Union(), &in, &out));
   }
-  fbb.Finish(fb::CreateGraphDirect(fbb, &values, &constants, &ops, 1, 1, 256),
+  fbb.Finish(fb::CreateGraphDirect(fbb, &values, &constants, &ops, e.num_inputs, 1, 256),
              fb::GraphIdentifier());
   return Blob(fbb);
 }
@@ -169,7 +170,9 @@ TEST(VulkanBackend, RefusesMalformedBlobsAtInit) {
   bad_stride.permute_stride = 5;  // reads past the end of t
   Edit bad_activation;
   bad_activation.activation = static_cast<fb::UnaryOp>(77);
-  for (const Edit& e : {bad_input, bad_weight, bad_stride, bad_activation}) {
+  Edit many_inputs;
+  many_inputs.num_inputs = 0x80000001u;  // more arguments than values (a fuzzed blob hung init)
+  for (const Edit& e : {bad_input, bad_weight, bad_stride, bad_activation, many_inputs}) {
     EXPECT_TRUE(run(vulkan::VulkanBackend(), make_blob(e), x.data()).empty());
   }
   // Not a graph at all.
