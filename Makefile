@@ -37,7 +37,7 @@ AARCH64_CTEST ?=
         test-cortex-m cortex-m-tools cortex-m-models cortex-m-build cortex-m-bench \
         test-cortex-m-quick-if-available cortex-m-quick \
         wasm wasm-threads web-tools test-web test-web-quick-if-available efficientnet-web \
-        test-java java-aarch64
+        test-java java-aarch64 test-vulkan bench-vulkan
 
 all: build
 
@@ -324,6 +324,28 @@ cortex-m-quick: $(foreach c,$(CM_CPUS),$(call cm_models,$(c))/kws.pte)
 	  ctest --test-dir build/$$cpu --output-on-failure -R 'hello|kernel_tester|model.kws' || exit 1; \
 	done
 	$(CM_BUILDS_ENV) $(PY) -m pytest -q tests/cortex_m/test_boards.py -k kws
+# The Vulkan backend on Mesa's software driver (lavapipe): installs the
+# driver, the headers and glslc when missing, builds (the backend is built
+# only where its headers and glslc are), then runs its whole tier: the C++
+# tests and every tests/python/test_vulkan*.py test, slow ones included.
+# `make test` runs the quick part of it wherever the driver is installed.
+VULKAN_PKGS := mesa-vulkan-drivers libvulkan-dev glslc vulkan-tools
+test-vulkan: .apt-ok
+	@if ! dpkg -s $(VULKAN_PKGS) >/dev/null 2>&1; then \
+	  printf '\n==> %s\n' "installing $(VULKAN_PKGS)"; \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(VULKAN_PKGS) \
+	    | { grep --line-buffered -E '^(Get|Setting up)' || true; }; \
+	fi
+	@$(MAKE) --no-print-directory build
+	@printf '\n==> %s\n' "Vulkan tier: C++ tests (ctest -L vulkan), then the Python tests"
+	EMBER_REQUIRE_VULKAN=1 ctest --test-dir $(BUILD) --output-on-failure -L vulkan
+	EMBER_REQUIRE_VULKAN=1 $(PY) -m pytest -q -m "slow or not slow" tests/python/test_vulkan*.py
+
+# Vulkan against the CPU backend on the zoo and the benchmark models, with
+# per-op GPU times (bench/vulkan_bench.py; on lavapipe it shows pathologies,
+# on a real GPU the speed).
+bench-vulkan: build
+	$(PY) bench/vulkan_bench.py --markdown bench/VULKAN_RESULTS.md
 
 demo: build
 	@printf '\n==> %s\n' "EfficientNet-Lite0 in float and int8 on real photographs, on the C++ runtime"

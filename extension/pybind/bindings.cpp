@@ -11,6 +11,9 @@
 #include <vector>
 
 #include "backends/cpu/runtime/cpu_backend.h"
+#ifdef EMBER_HAVE_VULKAN
+#include "backends/vulkan/runtime/vulkan_backend.h"
+#endif
 #include "extension/devtools/devtools_tracer.h"
 #include "extension/devtools/kernel_perturbation.h"
 #include "extension/devtools/profile_report.h"
@@ -24,6 +27,7 @@ using namespace ember;
 
 namespace ember {
 void register_llm_bindings(py::module_& m);  // llm_bindings.cpp
+void register_vulkan_bindings(py::module_& m);  // backends/vulkan/pybind/vulkan_bindings.cpp
 }  // namespace ember
 // extension/pybind/tokenizer_bindings.cpp: ember._C.Tokenizer, StreamDecoder.
 void register_tokenizer_bindings(py::module_& m);
@@ -314,6 +318,10 @@ PYBIND11_MODULE(_C, m) {
   m.doc() = "Ember runtime binding (use ember.runtime instead)";
   // The backends this build links, registered explicitly, in this order.
   cpu::register_cpu_backend();
+#ifdef EMBER_HAVE_VULKAN
+  vulkan::register_vulkan_backend();
+  register_vulkan_bindings(m);
+#endif
   py::class_<PyModule>(m, "Module")
       .def(py::init<const std::string&, size_t, size_t, uint64_t>(), py::arg("path"),
            py::arg("threads") = 0, py::arg("max_memory_bytes") = 0,

@@ -109,10 +109,13 @@ class ExportedProgram:
 
 
 def _placement_table(placements: list[Placement]) -> str:
+    # A node that runs on a later backend shows why the earlier ones declined
+    # it (the GPU's reasons, in a program for the GPU and the CPU backend).
     rows = [("node", "op", "runs on", "source", "not delegated because")]
     for p in placements:
-        why = "; ".join(f"{backend}: {reason}" for backend, reason in p.why_not_delegated.items())
-        rows.append((p.node, p.op, p.where, p.source, why if p.where == "portable" else ""))
+        why = "; ".join(f"{backend}: {reason}" for backend, reason in p.why_not_delegated.items()
+                        if backend != p.where)
+        rows.append((p.node, p.op, p.where, p.source, why))
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
     return "\n".join(
         "  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row[:4])) + "  " + row[4]

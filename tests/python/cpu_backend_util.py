@@ -10,12 +10,13 @@ from ember.cpu_fb import Graph, OpParams
 OP_NAMES = {v: k for k, v in vars(OpParams.OpParams).items() if not k.startswith("_")}
 
 
-class RecordingCpuBackend(CpuBackend):
-    """The CPU backend, keeping the op kinds of every blob it lowers, in order
+class Recording:
+    """A mixin for a backend writing the CPU backend's blob format (the CPU
+    and Vulkan backends): keeps the op kinds of every blob it lowers, in order
     (`ops`: "MatMul", "LayerNorm", ...)."""
 
-    def __init__(self):
-        super().__init__()
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
         self.ops: list[str] = []
 
     def preprocess(self, subgraph, compile_specs):
@@ -23,6 +24,10 @@ class RecordingCpuBackend(CpuBackend):
         graph = Graph.Graph.GetRootAs(blob, 0)
         self.ops += [OP_NAMES[graph.Ops(i).ParamsType()] for i in range(graph.OpsLength())]
         return blob
+
+
+class RecordingCpuBackend(Recording, CpuBackend):
+    """The CPU backend, keeping the op kinds of every blob it lowers."""
 
 
 def run(model, inputs, tmp_pte, threads=(1, 2), atol=1e-4, rtol=None):

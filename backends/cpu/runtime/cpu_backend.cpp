@@ -100,22 +100,45 @@ Error read_values(const cpu_fb::Graph* graph, Delegate* d) {
   d->data = new (std::nothrow) float*[d->num_values > 0 ? d->num_values : 1];
   EMBER_CHECK_OR_RETURN(d->values != nullptr && d->data != nullptr, Error::MemoryAllocationFailed,
                         "%s: no memory for %zu values", kName, d->num_values);
+  return read_value_infos(graph, d->values, d->num_values, kName);
+}
+
+}  // namespace
+
+Result<const cpu_fb::Graph*> verify_graph(const FreeableBuffer& blob, const char* who) {
+  const auto* bytes = static_cast<const uint8_t*>(blob.data());
+  flatbuffers::Verifier verifier(bytes, blob.size());
+  EMBER_CHECK_OR_RETURN(blob.size() >= 8 && cpu_fb::GraphBufferHasIdentifier(bytes) &&
+                            cpu_fb::VerifyGraphBuffer(verifier),
+                        Error::DelegateInvalidCompatibility,
+                        "%s: the delegate blob is not a valid ECP1 graph", who);
+  // Constants are read in place (64-byte aligned in the blob), so the blob
+  // must be aligned too: segments are, an inline copy may not be.
+  EMBER_CHECK_OR_RETURN(reinterpret_cast<uintptr_t>(bytes) % 16 == 0,
+                        Error::DelegateInvalidCompatibility, "%s: blob is misaligned", who);
+  return cpu_fb::GetGraph(bytes);
+}
+
+Error read_value_infos(const cpu_fb::Graph* graph, ValueInfo* out, size_t num_values,
+                       const char* who) {
+  const auto* values = graph->values();
+  if (num_values != (values != nullptr ? values->size() : 0)) return Error::InvalidProgram;
   const size_t num_constants = graph->constants() != nullptr ? graph->constants()->size() : 0;
-  for (size_t v = 0; v < d->num_values; ++v) {
+  for (size_t v = 0; v < num_values; ++v) {
     const cpu_fb::Value* value = values->Get(static_cast<flatbuffers::uoffset_t>(v));
-    ValueInfo& info = d->values[v];
+    ValueInfo& info = out[v];
     info = ValueInfo{};
     const auto* sizes = value->sizes();
     info.dim = sizes != nullptr ? static_cast<int>(sizes->size()) : 0;
     EMBER_CHECK_OR_RETURN(info.dim <= kMaxDims, Error::InvalidProgram, "%s: value %zu has rank %d",
-                          kName, v, info.dim);
+                          who, v, info.dim);
     info.numel = 1;
     // At most 2^40 elements, or what a 32-bit size_t can count (WebAssembly).
     constexpr size_t kMaxNumel = sizeof(size_t) >= 8 ? size_t(uint64_t{1} << 40) : SIZE_MAX / 16;
     for (int k = 0; k < info.dim; ++k) {
       const int32_t s = sizes->Get(static_cast<flatbuffers::uoffset_t>(k));
       EMBER_CHECK_OR_RETURN(s >= 0 && info.numel <= kMaxNumel / static_cast<size_t>(s > 0 ? s : 1),
-                            Error::InvalidProgram, "%s: value %zu has a bad size", kName, v);
+                            Error::InvalidProgram, "%s: value %zu has a bad size", who, v);
       info.sizes[k] = s;
       info.numel *= static_cast<size_t>(s);
     }
@@ -125,51 +148,49 @@ Error read_values(const cpu_fb::Graph* graph, Delegate* d) {
     info.offset = value->offset();
     info.dtype = static_cast<DataType>(value->dtype());
     EMBER_CHECK_OR_RETURN(info.dtype <= DataType::Int8, Error::InvalidProgram,
-                          "%s: value %zu has unknown dtype %d", kName, v,
+                          "%s: value %zu has unknown dtype %d", who, v,
                           static_cast<int>(info.dtype));
     const size_t elem = element_size(info.dtype);
     EMBER_CHECK_OR_RETURN(info.layout == Layout::Plain || (info.layout == Layout::NHWC && info.dim >= 3 &&
                                                            (info.dtype == DataType::Float32 ||
                                                             info.dtype == DataType::Int8)),
-                          Error::InvalidProgram, "%s: value %zu has a bad layout", kName, v);
+                          Error::InvalidProgram, "%s: value %zu has a bad layout", who, v);
     switch (info.kind) {
       case ValueKind::Input:
         EMBER_CHECK_OR_RETURN(info.index < graph->num_inputs(), Error::InvalidProgram,
-                              "%s: value %zu is input %u of %u", kName, v, info.index,
+                              "%s: value %zu is input %u of %u", who, v, info.index,
                               graph->num_inputs());
         break;
       case ValueKind::Output:
         EMBER_CHECK_OR_RETURN(info.index < graph->num_outputs(), Error::InvalidProgram,
-                              "%s: value %zu is output %u of %u", kName, v, info.index,
+                              "%s: value %zu is output %u of %u", who, v, info.index,
                               graph->num_outputs());
         break;
       case ValueKind::Constant: {
         EMBER_CHECK_OR_RETURN(info.index < num_constants, Error::InvalidProgram,
-                              "%s: value %zu is constant %u of %zu", kName, v, info.index,
+                              "%s: value %zu is constant %u of %zu", who, v, info.index,
                               num_constants);
         const auto* data = graph->constants()->Get(info.index)->data();
         EMBER_CHECK_OR_RETURN(data != nullptr && data->size() == info.numel * elem,
                               Error::InvalidProgram, "%s: constant %u does not hold %zu elements",
-                              kName, info.index, info.numel);
+                              who, info.index, info.numel);
         break;
       }
       case ValueKind::Scratch:
         EMBER_CHECK_OR_RETURN(info.offset <= graph->scratch_bytes() &&
                                   info.numel * elem <= graph->scratch_bytes() - info.offset,
                               Error::InvalidProgram, "%s: value %zu lies outside the scratch memory",
-                              kName, v);
+                              who, v);
         EMBER_CHECK_OR_RETURN(info.offset % 16 == 0, Error::InvalidProgram,
-                              "%s: value %zu is misaligned", kName, v);
+                              "%s: value %zu is misaligned", who, v);
         break;
       default:
-        EMBER_LOG(Error, "%s: value %zu has unknown kind %d", kName, v, static_cast<int>(info.kind));
+        EMBER_LOG(Error, "%s: value %zu has unknown kind %d", who, v, static_cast<int>(info.kind));
         return Error::InvalidProgram;
     }
   }
   return Error::Ok;
 }
-
-}  // namespace
 
 const float* BuildContext::constant(uint32_t v) const {
   if (v >= num_values || values[v].kind != ValueKind::Constant) return nullptr;
@@ -195,17 +216,9 @@ Delegate::~Delegate() {
 
 Result<DelegateHandle*> CpuBackend::init(BackendInitContext& context, FreeableBuffer* processed,
                                          Span<const CompileSpec>) const {
-  const auto* bytes = static_cast<const uint8_t*>(processed->data());
-  flatbuffers::Verifier verifier(bytes, processed->size());
-  EMBER_CHECK_OR_RETURN(processed->size() >= 8 && cpu_fb::GraphBufferHasIdentifier(bytes) &&
-                            cpu_fb::VerifyGraphBuffer(verifier),
-                        Error::DelegateInvalidCompatibility,
-                        "%s: the delegate blob is not a valid ECP1 graph", kName);
-  // Constants are read in place (64-byte aligned in the blob), so the blob
-  // must be aligned too: segments are, an inline copy may not be.
-  EMBER_CHECK_OR_RETURN(reinterpret_cast<uintptr_t>(bytes) % 16 == 0,
-                        Error::DelegateInvalidCompatibility, "%s: blob is misaligned", kName);
-  const cpu_fb::Graph* graph = cpu_fb::GetGraph(bytes);
+  Result<const cpu_fb::Graph*> verified = verify_graph(*processed, kName);
+  if (!verified.ok()) return verified.error();
+  const cpu_fb::Graph* graph = verified.get();
   Delegate* d = new (std::nothrow) Delegate();
   EMBER_CHECK_OR_RETURN(d != nullptr, Error::MemoryAllocationFailed, "%s: no memory", kName);
   d->num_inputs = graph->num_inputs();

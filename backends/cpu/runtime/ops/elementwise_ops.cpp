@@ -62,24 +62,6 @@ class UnaryOp final : public CpuOp {
   }
 };
 
-// b's strides along out's dims in out's memory order (0 where b repeats), or
-// false when b does not broadcast to out.
-bool broadcast_strides(const ValueInfo& v, const ValueInfo& out, const int* out_order,
-                       ptrdiff_t* strides) {
-  if (v.dim > out.dim) return false;
-  int64_t own[kMaxDims];
-  logical_strides(v, own);
-  const int lead = out.dim - v.dim;
-  for (int p = 0; p < out.dim; ++p) {
-    const int d = out_order[p];
-    const int vd = d - lead;
-    const int32_t size = vd >= 0 ? v.sizes[vd] : 1;
-    if (size != 1 && size != out.sizes[d]) return false;
-    strides[p] = size == 1 ? 0 : static_cast<ptrdiff_t>(own[vd]);
-  }
-  return true;
-}
-
 bool binary_op_of(cpu_fb::BinaryOp op, opt::F32BinaryOp* out) {
   switch (op) {
     case cpu_fb::BinaryOp::Add: *out = opt::F32BinaryOp::Add; return true;

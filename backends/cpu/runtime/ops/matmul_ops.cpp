@@ -92,26 +92,12 @@ class MatMulOp final : public CpuOp {
 // when given, else dense with a batch of 1 (broadcast) or `batch`.
 bool read_operand(const BuildContext& ctx, uint32_t id, const flatbuffers::Vector<int64_t>* strides,
                   int64_t offset, int64_t batch, int64_t rows, int64_t cols, Operand* o) {
-  const ValueInfo& v = ctx.values[id];
-  if (v.dtype != DataType::Float32 || v.layout != Layout::Plain) return false;
   o->value = id;
   o->rows = rows;
   o->cols = cols;
-  if (strides != nullptr) {
-    if (!read_longs(strides, 3, o->strides)) return false;
-    o->offset = offset;
-  } else {
-    const int64_t per_batch = rows * cols;
-    if (per_batch <= 0 || static_cast<int64_t>(v.numel) % per_batch != 0) return false;
-    const int64_t batches = static_cast<int64_t>(v.numel) / per_batch;
-    if (batches != 1 && batches != batch) return false;
-    o->strides[0] = batches == 1 ? 0 : per_batch;
-    o->strides[1] = cols;
-    o->strides[2] = 1;
-    o->offset = 0;
+  if (!matmul_operand(ctx.values[id], strides, offset, batch, rows, cols, &o->offset, o->strides)) {
+    return false;
   }
-  const int64_t sizes[3] = {batch, rows, cols};
-  if (!view_in_bounds(v, o->offset, sizes, o->strides, 3)) return false;
   o->batches = o->strides[0] == 0 ? 1 : batch;
   o->copy = o->strides[2] != 1 && cols > 1;
   if (cols <= 1) o->strides[2] = 1;

@@ -4,6 +4,7 @@
 // work in this memory order.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "backends/cpu/runtime/delegate.h"
@@ -30,6 +31,24 @@ inline void logical_strides(const ValueInfo& v, int64_t* strides) {
     strides[order[p]] = stride;
     stride *= v.sizes[order[p]];
   }
+}
+
+// v's strides along out's dims in out's memory order (0 where v repeats), or
+// false when v does not broadcast to out (elementwise ops, CPU and Vulkan).
+inline bool broadcast_strides(const ValueInfo& v, const ValueInfo& out, const int* out_order,
+                              ptrdiff_t* strides) {
+  if (v.dim > out.dim) return false;
+  int64_t own[kMaxDims];
+  logical_strides(v, own);
+  const int lead = out.dim - v.dim;
+  for (int p = 0; p < out.dim; ++p) {
+    const int d = out_order[p];
+    const int vd = d - lead;
+    const int32_t size = vd >= 0 ? v.sizes[vd] : 1;
+    if (size != 1 && size != out.sizes[d]) return false;
+    strides[p] = size == 1 ? 0 : static_cast<ptrdiff_t>(own[vd]);
+  }
+  return true;
 }
 
 }  // namespace ember::cpu

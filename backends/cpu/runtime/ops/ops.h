@@ -27,6 +27,33 @@ struct BuildContext {
   }
 };
 
+// The graph of a blob: verified (identifier ECP1, the flatbuffer's offsets)
+// and 16-byte aligned, else DelegateInvalidCompatibility; `who` starts the
+// message.
+Result<const cpu_fb::Graph*> verify_graph(const FreeableBuffer& blob, const char* who);
+
+// Reads and checks a blob's values into out[0, num_values) (the graph's
+// count): sizes, layouts, kinds, dtypes, constants' sizes, scratch bounds;
+// `who` starts each message. The Vulkan backend, whose blobs have this
+// format, reads them with it too.
+Error read_value_infos(const cpu_fb::Graph* graph, ValueInfo* out, size_t num_values,
+                       const char* who);
+
+// A Reduce op's input as [outer, size, inner] in memory order: the reduced
+// dims one block, the kept ones in their logical order, the output the
+// reduced shape; false (logged) otherwise. The Vulkan backend's too.
+bool reduce_geometry(const ValueInfo& in, const ValueInfo& out, const cpu_fb::Reduce* params,
+                     size_t* outer, size_t* size, size_t* inner);
+
+// A Pool2d op's window: its kernel, stride, padding and dilation, PyTorch's
+// checks passed and its rules giving the planned output size; false
+// (logged) otherwise. The Vulkan backend's too.
+struct Pool2dGeometry {
+  int64_t kh, kw, sh, sw, ph, pw, dh, dw;
+};
+bool pool2d_geometry(const ValueInfo& in, const ValueInfo& out, const cpu_fb::Pool2d* params,
+                     Pool2dGeometry* g);
+
 Result<CpuOp*> make_linear(const BuildContext& ctx, const cpu_fb::Op* op);
 Result<CpuOp*> make_conv2d(const BuildContext& ctx, const cpu_fb::Op* op);
 Result<CpuOp*> make_binary(const BuildContext& ctx, const cpu_fb::Op* op);

@@ -198,32 +198,44 @@ bool read_pool_values(const BuildContext& ctx, const cpu_fb::Op* op, OpValues* v
 
 }  // namespace
 
-Result<CpuOp*> make_pool2d(const BuildContext& ctx, const cpu_fb::Op* op) {
-  const cpu_fb::Pool2d* params = op->params_as_Pool2d();
-  OpValues v;
-  PoolShape s;
-  if (params == nullptr || !read_pool_values(ctx, op, &v, &s)) return Error::InvalidProgram;
-  s.kh = param(params->kernel(), 0, 0);
-  s.kw = param(params->kernel(), 1, 0);
-  s.sh = param(params->stride(), 0, static_cast<int32_t>(s.kh));
-  s.sw = param(params->stride(), 1, static_cast<int32_t>(s.kw));
-  s.ph = param(params->padding(), 0, 0);
-  s.pw = param(params->padding(), 1, 0);
-  s.dh = param(params->dilation(), 0, 1);
-  s.dw = param(params->dilation(), 1, 1);
+bool pool2d_geometry(const ValueInfo& in, const ValueInfo& out, const cpu_fb::Pool2d* params,
+                     Pool2dGeometry* g) {
+  g->kh = param(params->kernel(), 0, 0);
+  g->kw = param(params->kernel(), 1, 0);
+  g->sh = param(params->stride(), 0, static_cast<int32_t>(g->kh));
+  g->sw = param(params->stride(), 1, static_cast<int32_t>(g->kw));
+  g->ph = param(params->padding(), 0, 0);
+  g->pw = param(params->padding(), 1, 0);
+  g->dh = param(params->dilation(), 0, 1);
+  g->dw = param(params->dilation(), 1, 1);
   const bool max = params->op() == cpu_fb::PoolOp::Max;
   const bool ceil = params->ceil_mode();
   // PyTorch's own checks (pad at most half the window), and the output size
   // its rules give must be the planned one.
-  if (s.kh < 1 || s.kw < 1 || s.sh < 1 || s.sw < 1 || s.dh < 1 || s.dw < 1 || s.ph < 0 ||
-      s.pw < 0 || 2 * s.ph > (s.kh - 1) * s.dh + 1 || 2 * s.pw > (s.kw - 1) * s.dw + 1 ||
-      (!max && (s.dh != 1 || s.dw != 1)) ||
+  if (in.dim != 4 || out.dim != 4 || g->kh < 1 || g->kw < 1 || g->sh < 1 || g->sw < 1 ||
+      g->dh < 1 || g->dw < 1 || g->ph < 0 || g->pw < 0 || 2 * g->ph > (g->kh - 1) * g->dh + 1 ||
+      2 * g->pw > (g->kw - 1) * g->dw + 1 || (!max && (g->dh != 1 || g->dw != 1)) ||
       params->divisor_override() < 0 ||
-      s.out_h != pooled_size(s.in_h, s.kh, s.ph, s.sh, s.dh, ceil) ||
-      s.out_w != pooled_size(s.in_w, s.kw, s.pw, s.sw, s.dw, ceil)) {
-    EMBER_LOG(Error, "cpu backend: pool geometry does not give its output size");
+      out.sizes[2] != pooled_size(in.sizes[2], g->kh, g->ph, g->sh, g->dh, ceil) ||
+      out.sizes[3] != pooled_size(in.sizes[3], g->kw, g->pw, g->sw, g->dw, ceil)) {
+    EMBER_LOG(Error, "pool geometry does not give its output size");
+    return false;
+  }
+  return true;
+}
+
+Result<CpuOp*> make_pool2d(const BuildContext& ctx, const cpu_fb::Op* op) {
+  const cpu_fb::Pool2d* params = op->params_as_Pool2d();
+  OpValues v;
+  PoolShape s;
+  Pool2dGeometry g;
+  if (params == nullptr || !read_pool_values(ctx, op, &v, &s) ||
+      !pool2d_geometry(ctx.values[v.in[0]], ctx.values[v.out], params, &g)) {
     return Error::InvalidProgram;
   }
+  s.kh = g.kh, s.kw = g.kw, s.sh = g.sh, s.sw = g.sw, s.ph = g.ph, s.pw = g.pw, s.dh = g.dh,
+  s.dw = g.dw;
+  const bool max = params->op() == cpu_fb::PoolOp::Max;
   // int8 codes (a quantized max pool) in and out, or floats.
   const DataType dtype = ctx.values[v.in[0]].dtype;
   const bool int8 = dtype == DataType::Int8;

@@ -80,12 +80,8 @@ class ReduceOp final : public CpuOp {
 
 }  // namespace
 
-Result<CpuOp*> make_reduce(const BuildContext& ctx, const cpu_fb::Op* op) {
-  const cpu_fb::Reduce* params = op->params_as_Reduce();
-  OpValues v;
-  if (params == nullptr || !read_op_values(ctx, op, 1, 1, &v)) return Error::InvalidProgram;
-  const ValueInfo& in = ctx.values[v.in[0]];
-  const ValueInfo& out = ctx.values[v.out];
+bool reduce_geometry(const ValueInfo& in, const ValueInfo& out, const cpu_fb::Reduce* params,
+                     size_t* outer, size_t* size, size_t* inner) {
   // Which logical dims are reduced (none listed: all of them).
   bool reduced[kMaxDims] = {};
   const auto* dims = params->dims();
@@ -96,7 +92,7 @@ Result<CpuOp*> make_reduce(const BuildContext& ctx, const cpu_fb::Op* op) {
     if (d < 0 || d >= in.dim) {
       EMBER_LOG(Error, "cpu backend: reduce over dim %d of a rank-%d value",
                 dims->Get(static_cast<flatbuffers::uoffset_t>(i)), in.dim);
-      return Error::InvalidProgram;
+      return false;
     }
     reduced[d] = true;
   }
@@ -119,7 +115,7 @@ Result<CpuOp*> make_reduce(const BuildContext& ctx, const cpu_fb::Op* op) {
   // the kept dims (of size > 1) must keep their logical order.
   int order[kMaxDims];
   memory_order(in, order);
-  size_t outer = 1, size = 1, inner = 1;
+  *outer = *size = *inner = 1;
   int phase = 0;  // 0: before the block, 1: in it, 2: after it
   int last_kept = -1;
   for (int p = 0; ok && p < in.dim; ++p) {
@@ -129,10 +125,10 @@ Result<CpuOp*> make_reduce(const BuildContext& ctx, const cpu_fb::Op* op) {
     if (reduced[d]) {
       if (phase == 2) ok = false;
       phase = 1;
-      size *= extent;
+      *size *= extent;
     } else {
       if (phase == 1) phase = 2;
-      (phase == 0 ? outer : inner) *= extent;
+      *(phase == 0 ? outer : inner) *= extent;
       if (d < last_kept) ok = false;
       last_kept = d;
     }
@@ -140,6 +136,17 @@ Result<CpuOp*> make_reduce(const BuildContext& ctx, const cpu_fb::Op* op) {
   if (!ok) {
     EMBER_LOG(Error, "cpu backend: reduce dims are not one block in memory, or the output is "
                      "not the reduced shape");
+    return false;
+  }
+  return true;
+}
+
+Result<CpuOp*> make_reduce(const BuildContext& ctx, const cpu_fb::Op* op) {
+  const cpu_fb::Reduce* params = op->params_as_Reduce();
+  OpValues v;
+  if (params == nullptr || !read_op_values(ctx, op, 1, 1, &v)) return Error::InvalidProgram;
+  size_t outer, size, inner;
+  if (!reduce_geometry(ctx.values[v.in[0]], ctx.values[v.out], params, &outer, &size, &inner)) {
     return Error::InvalidProgram;
   }
   ReduceOp* made = new (std::nothrow) ReduceOp();

@@ -55,4 +55,29 @@ inline bool view_non_overlapping(const int64_t* sizes, const int64_t* strides, i
   return true;
 }
 
+// A MatMul operand, a plain float value read as [batch, rows, cols]:
+// through `strides` from `offset` when given, else dense (one matrix for the
+// whole batch, or one per batch); every element inside the value. Fills
+// out_offset and out_strides[3]; false otherwise. The Vulkan backend's too.
+inline bool matmul_operand(const ValueInfo& v, const flatbuffers::Vector<int64_t>* strides,
+                           int64_t offset, int64_t batch, int64_t rows, int64_t cols,
+                           int64_t* out_offset, int64_t* out_strides) {
+  if (v.dtype != DataType::Float32 || v.layout != Layout::Plain) return false;
+  if (strides != nullptr) {
+    if (!read_longs(strides, 3, out_strides)) return false;
+    *out_offset = offset;
+  } else {
+    const int64_t per_batch = rows * cols;
+    if (per_batch <= 0 || static_cast<int64_t>(v.numel) % per_batch != 0) return false;
+    const int64_t batches = static_cast<int64_t>(v.numel) / per_batch;
+    if (batches != 1 && batches != batch) return false;
+    out_strides[0] = batches == 1 ? 0 : per_batch;
+    out_strides[1] = cols;
+    out_strides[2] = 1;
+    *out_offset = 0;
+  }
+  const int64_t sizes[3] = {batch, rows, cols};
+  return view_in_bounds(v, *out_offset, sizes, out_strides, 3);
+}
+
 }  // namespace ember::cpu

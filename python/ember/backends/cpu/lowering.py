@@ -236,7 +236,10 @@ class Builder:
         return self.converted[key]
 
 
-def lower(subgraph: ProgramGraph) -> bytes:
+def lower(subgraph: ProgramGraph,
+          extra: dict[Any, Callable[[Builder, Node], int]] | None = None) -> bytes:
+    """`extra`: another backend's lowerings (to this blob format) of targets
+    the CPU backend does not claim (the Vulkan backend's), tried first."""
     builder = Builder(subgraph)
     for i, node in enumerate(subgraph.user_inputs()):
         dtype = DTYPES.get(node.meta["val"].dtype, DataType.DataType.Float32)
@@ -259,7 +262,7 @@ def lower(subgraph: ProgramGraph) -> bytes:
         clamp_node = _fusable_clamp(node, subgraph)
         builder.clamp_op = None
         first_op = len(builder.ops)
-        out = _lower_node(builder, node)
+        out = _lower_node(builder, node, extra)
         _tag_ops(builder, first_op, node)
         if clamp_node is not None:
             at = builder.clamp_op if builder.clamp_op is not None else -1
@@ -417,8 +420,9 @@ def _getitem(b: Builder, node: Node) -> int:
 LOWERINGS[operator.getitem] = _getitem
 
 
-def _lower_node(b: Builder, node: Node) -> int:
-    fn = LOWERINGS.get(node.target)
+def _lower_node(b: Builder, node: Node,
+                extra: dict[Any, Callable[[Builder, Node], int]] | None = None) -> int:
+    fn = (extra or {}).get(node.target) or LOWERINGS.get(node.target)
     if fn is None:
         raise ExportError(f"{node.name}: the CPU backend claimed {node.target} but cannot lower it")
     out = fn(b, node)
