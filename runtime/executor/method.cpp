@@ -546,10 +546,17 @@ Error Method::init_delegates() {
                                    : Span<const uint8_t>();
     }
     BackendInitContext context(alloc, config_.thread_pool, config_.event_tracer, plan_name());
+    clear_last_error_message();
     Result<DelegateHandle*> handle =
         backend->init(context, &processed, Span<const CompileSpec>(compile_specs, num_specs));
-    EMBER_CHECK_OR_RETURN(handle.ok(), handle.error(), "backend '%s' failed to init delegate %zu",
-                          d->id()->c_str(), i);
+    if (!handle.ok()) {
+      // The backend logged why; keep that in the message callers see last.
+      char why[384];
+      std::snprintf(why, sizeof(why), "%s", last_error_message());
+      EMBER_LOG(Error, "backend '%s' failed to init delegate %zu%s%s", d->id()->c_str(), i,
+                why[0] != '\0' ? ": " : "", why);
+      return handle.error();
+    }
     delegates_[i] = {backend, handle.get()};
     num_delegates_ = i + 1;
     if (context.requested_temp_bytes() > required_temp_bytes_) {

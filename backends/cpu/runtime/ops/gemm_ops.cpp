@@ -62,13 +62,12 @@ class LinearOp final : public CpuOp {
 Result<CpuOp*> make_linear(const BuildContext& ctx, const cpu_fb::Op* op) {
   const cpu_fb::Linear* params = op->params_as_Linear();
   OpValues v;
-  if (params == nullptr || !read_op_values(ctx, op, 1, 2, &v) || !residual_fits(ctx, v)) {
-    return Error::InvalidProgram;
-  }
+  if (params == nullptr) return refuse("a linear op without parameters");
+  if (!read_op_values(ctx, op, 1, 2, &v) || !residual_fits(ctx, v)) return Error::InvalidProgram;
   const ValueInfo& x = ctx.values[v.in[0]];
   const ValueInfo& out = ctx.values[v.out];
   if (params->weight() >= ctx.num_values || ctx.constant(params->weight()) == nullptr) {
-    return Error::InvalidProgram;
+    return refuse("the linear op's weight is not a constant");
   }
   const ValueInfo& w = ctx.values[params->weight()];
   const bool has_bias = params->bias() >= 0;
@@ -77,12 +76,13 @@ Result<CpuOp*> make_linear(const BuildContext& ctx, const cpu_fb::Op* op) {
       x.sizes[x.dim - 1] != w.sizes[0] || out.sizes[out.dim - 1] != w.sizes[1] ||
       x.numel / static_cast<size_t>(w.sizes[0] > 0 ? w.sizes[0] : 1) !=
           out.numel / static_cast<size_t>(w.sizes[1] > 0 ? w.sizes[1] : 1)) {
-    return Error::InvalidProgram;
+    return refuse("a linear op's plain input (rank %d) and output (rank %d) must match its "
+                  "[in, out] weight (rank %d)", x.dim, out.dim, w.dim);
   }
   if (has_bias && (static_cast<uint32_t>(params->bias()) >= ctx.num_values ||
                    ctx.constant(static_cast<uint32_t>(params->bias())) == nullptr ||
                    ctx.values[params->bias()].numel != static_cast<size_t>(w.sizes[1]))) {
-    return Error::InvalidProgram;
+    return refuse("the linear op's bias is not a constant of %d floats", w.sizes[1]);
   }
   LinearOp* made = new (std::nothrow) LinearOp();
   if (made == nullptr) return Error::MemoryAllocationFailed;
@@ -95,7 +95,7 @@ Result<CpuOp*> make_linear(const BuildContext& ctx, const cpu_fb::Op* op) {
   made->m = made->k > 0 ? x.numel / made->k : 0;
   if (!made->act.read(op, v.num_in > 1)) {
     delete made;
-    return Error::InvalidProgram;
+    return Error::InvalidProgram;  // read() logged why
   }
   made->config = &f32_gemm_config();
   made->packed = new_floats(f32_gemm_packed_weights_size(*made->config, made->k, made->n));
