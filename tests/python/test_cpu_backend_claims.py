@@ -172,6 +172,8 @@ def linear(rng: random.Random, variant: str) -> Case:
     the backend fuses (residual then activation, or activation then add)."""
     lead = dims_for(rng, variant, [rng.randint(1, 3), rng.randint(1, 5)], (0, 1))
     k, n = rng.randint(1, 33), rng.randint(1, 33)
+    if variant == "empty" and rng.random() < 0.3:
+        lead, k = [max(1, d) for d in lead], 0  # no inputs: the bias alone
     act = _activation(rng)
     residual = rng.random() < 0.6
     act_first = rng.random() < 0.5
@@ -274,6 +276,8 @@ def matmul(rng: random.Random, variant: str) -> Case:
     broadcast batch dims; or of a runtime operand and a constant."""
     batch = dims_for(rng, variant, [rng.randint(1, 3), rng.randint(1, 3)], (0, 1))
     m, k, n = rng.randint(1, 17), rng.randint(1, 17), rng.randint(1, 17)
+    if variant == "empty" and rng.random() < 0.3:
+        batch, k = [max(1, d) for d in batch], 0  # a sum of nothing: zeros
     a = operand(rng, [*batch, m, k], variant)
     if rng.random() < 0.3:
         weight = torch.randn(k, n, generator=torch.Generator().manual_seed(rng.randrange(1 << 30)))
@@ -358,6 +362,8 @@ def reduction(rng: random.Random, variant: str) -> Case:
     if kind == "amax" and any(shape[d] == 0 for d in dims):
         kind = "sum"  # amax over an empty dim is an error in eager too
     x = operand(rng, shape, variant)
+    if kind == "gap" and shape[1] == 0:
+        kind = "mean"  # a convolution of no channels gives eager's odd empty shape
     if kind == "gap":
         conv = _seeded_module(rng, nn.Conv2d(shape[1], 4, 1))
         return _model(lambda parts, x: parts["conv"](x).mean((2, 3), keepdim=keep), [x],
