@@ -71,11 +71,15 @@ Result<CpuOp*> make_linear(const BuildContext& ctx, const cpu_fb::Op* op) {
   }
   const ValueInfo& w = ctx.values[params->weight()];
   const bool has_bias = params->bias() >= 0;
+  // Rows: the leading dims' product (numel / k is 0 for any rows when k = 0,
+  // a layer of no inputs, whose outputs are the bias alone).
+  size_t x_rows = 1, out_rows = 1;
+  for (int d = 0; d + 1 < x.dim; ++d) x_rows *= static_cast<size_t>(x.sizes[d]);
+  for (int d = 0; d + 1 < out.dim; ++d) out_rows *= static_cast<size_t>(out.sizes[d]);
   if (w.dim != 2 || x.dim < 1 || out.dim < 1 || x.layout != Layout::Plain ||
       out.layout != Layout::Plain ||
       x.sizes[x.dim - 1] != w.sizes[0] || out.sizes[out.dim - 1] != w.sizes[1] ||
-      x.numel / static_cast<size_t>(w.sizes[0] > 0 ? w.sizes[0] : 1) !=
-          out.numel / static_cast<size_t>(w.sizes[1] > 0 ? w.sizes[1] : 1)) {
+      x_rows != out_rows) {
     return refuse("a linear op's plain input (rank %d) and output (rank %d) must match its "
                   "[in, out] weight (rank %d)", x.dim, out.dim, w.dim);
   }
@@ -92,7 +96,7 @@ Result<CpuOp*> make_linear(const BuildContext& ctx, const cpu_fb::Op* op) {
   made->bias = has_bias ? ctx.constant(static_cast<uint32_t>(params->bias())) : nullptr;
   made->k = static_cast<size_t>(w.sizes[0]);
   made->n = static_cast<size_t>(w.sizes[1]);
-  made->m = made->k > 0 ? x.numel / made->k : 0;
+  made->m = out_rows;
   if (!made->act.read(op, v.num_in > 1)) {
     delete made;
     return Error::InvalidProgram;  // read() logged why

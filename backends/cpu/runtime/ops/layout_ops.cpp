@@ -360,17 +360,18 @@ Result<CpuOp*> make_concat(const BuildContext& ctx, const cpu_fb::Op* op) {
   if (params == nullptr || ins == nullptr || ins->size() < 1 ||
       ins->size() > ConcatOp::kMaxInputs || outs == nullptr || outs->size() != 1 ||
       outs->Get(0) >= ctx.num_values) {
-    return Error::InvalidProgram;
+    return refuse("a concat needs parameters, 1 to %zu inputs and one output",
+                  ConcatOp::kMaxInputs);
   }
   const uint32_t out_id = outs->Get(0);
   const ValueInfo& out = ctx.values[out_id];
   if ((out.kind != ValueKind::Scratch && out.kind != ValueKind::Output) || !is_float(out) ||
       out.layout != Layout::Plain || out.dim < 1) {
-    return Error::InvalidProgram;
+    return refuse("a concat writes a plain float value of rank 1 or more");
   }
   int dim = params->dim();
   if (dim < 0) dim += out.dim;
-  if (dim < 0 || dim >= out.dim) return Error::InvalidProgram;
+  if (dim < 0 || dim >= out.dim) return refuse("concat along dim %d of rank %d", dim, out.dim);
   ConcatOp* made = new (std::nothrow) ConcatOp();
   if (made == nullptr) return Error::MemoryAllocationFailed;
   made->out = out_id;
@@ -396,7 +397,8 @@ Result<CpuOp*> make_concat(const BuildContext& ctx, const cpu_fb::Op* op) {
   }
   if (!ok || along != out.sizes[dim]) {
     delete made;
-    return Error::InvalidProgram;
+    return refuse("the concat's inputs are not plain floats of the output's sizes but along "
+                  "dim %d, or do not add up to it", dim);
   }
   return static_cast<CpuOp*>(made);
 }
@@ -413,16 +415,18 @@ Result<CpuOp*> make_embedding(const BuildContext& ctx, const cpu_fb::Op* op) {
   const float* weight = runtime_table ? nullptr : ctx.constant(table);
   if ((!runtime_table && weight == nullptr) || idx.dtype == DataType::Float32 ||
       idx.layout != Layout::Plain || !is_float(out) || out.layout != Layout::Plain) {
-    return Error::InvalidProgram;
+    return refuse("an embedding takes plain integer indices and a float table, constant or "
+                  "an input, and gives plain floats");
   }
   const ValueInfo& w = ctx.values[table];
   // out = indices' sizes + [width].
   if (w.dim != 2 || !is_float(w) || w.layout != Layout::Plain || out.dim != idx.dim + 1 ||
       out.sizes[out.dim - 1] != w.sizes[1]) {
-    return Error::InvalidProgram;
+    return refuse("the embedding's table is not [rows, width] of its output's width");
   }
   for (int d = 0; d < idx.dim; ++d) {
-    if (out.sizes[d] != idx.sizes[d]) return Error::InvalidProgram;
+    if (out.sizes[d] != idx.sizes[d]) return refuse("the embedding's output is not its indices' "
+                                                    "sizes + [width]");
   }
   EmbeddingOp* made = new (std::nothrow) EmbeddingOp();
   if (made == nullptr) return Error::MemoryAllocationFailed;

@@ -33,8 +33,6 @@ def _addmm_claim(node: Node) -> str | None:
     bias = node.args[0]
     if isinstance(bias, Node) and len(bias.meta["val"].shape) > 1:
         return "bias is not a vector"
-    if node.args[1].meta["val"].shape[-1] == 0:
-        return "a product over no elements (k = 0)"  # as ops_matmul.no_empty_sum
     return None  # the weight: CONSTANT_ARGS
 
 

@@ -47,16 +47,7 @@ def _shared_weight(b: Builder, node: Any) -> torch.Tensor | None:
     return weight[0] if torch.equal(weight, first.expand_as(weight)) else None
 
 
-def no_empty_sum(node: Node) -> str | None:
-    """Products over k = 0 (every output the bias alone, or zero) stay
-    portable: the GEMM and MatMul ops need a k to pack and tile."""
-    x = node.args[0] if node.target is not aten.addmm.default else node.args[1]
-    if x.meta["val"].shape[-1] == 0:
-        return "a product over no elements (k = 0)"
-    return None
-
-
-@lowers(aten.bmm.default, support=OpSupport(FLOAT, constraint=no_empty_sum))
+@lowers(aten.bmm.default)
 def _bmm(b: Builder, node: Node) -> int:
     weight = _shared_weight(b, node.args[1])
     if weight is not None:
@@ -78,7 +69,7 @@ def _bmm(b: Builder, node: Node) -> int:
 # mm: a linear layer (ops_gemm, weight packed at init) when its right operand
 # is a constant weight, else a product of two runtime values (x @ y,
 # x @ y.t()), on MatMul with a batch of one.
-@lowers(aten.mm.default, support=OpSupport(FLOAT, constraint=no_empty_sum))
+@lowers(aten.mm.default, support=OpSupport(FLOAT))
 def _mm(b: Builder, node: Node) -> int:
     x_node, y_node = node.args[:2]
     if isinstance(y_node, Node) and b.subgraph.is_constant(y_node):
