@@ -272,51 +272,131 @@ def conv_transpose(rng: random.Random, variant: str) -> Case:
 
 
 def matmul(rng: random.Random, variant: str) -> Case:
-    """matmul / bmm of two runtime operands, each possibly a view, with
-    broadcast batch dims; or of a runtime operand and a constant."""
+    """Products of two runtime operands (matmul, bmm, F.linear's x @ y^T, a
+    Gram matrix a @ a^T, a vector on either side), each possibly a view, with
+    broadcast batch dims; or of a runtime operand and a constant (W or W^T)."""
     batch = dims_for(rng, variant, [rng.randint(1, 3), rng.randint(1, 3)], (0, 1))
     m, k, n = rng.randint(1, 17), rng.randint(1, 17), rng.randint(1, 17)
     if variant == "empty" and rng.random() < 0.3:
         batch, k = [max(1, d) for d in batch], 0  # a sum of nothing: zeros
+    kind = rng.choice(("matmul", "matmul", "const", "const_t", "bmm", "linear", "gram",
+                       "vector_right", "vector_left"))
+    gen = torch.Generator().manual_seed(rng.randrange(1 << 30))
+    if kind in ("bmm", "linear"):
+        batch = batch[:1] if kind == "bmm" else batch
     a = operand(rng, [*batch, m, k], variant)
-    if rng.random() < 0.3:
-        weight = torch.randn(k, n, generator=torch.Generator().manual_seed(rng.randrange(1 << 30)))
+    if kind == "const":
+        weight = torch.randn(k, n, generator=gen)
         return _model(lambda parts, a: a @ weight, [a], what=f"matmul const {m}x{k}x{n}")
+    if kind == "const_t":
+        weight = torch.randn(n, k, generator=gen)
+        return _model(lambda parts, a: a @ weight.t(), [a], what=f"matmul const^T {m}x{k}x{n}")
+    if kind == "gram":
+        return _model(lambda parts, a: a @ a.transpose(-1, -2), [a], what=f"gram {m}x{k}")
+    if kind == "vector_right":
+        v = operand(rng, [k], rng.choice(("plain", "strided", "broadcast")))
+        return _model(lambda parts, a, v: torch.matmul(a, v), [a, v], what=f"matmul vec {m}x{k}")
+    if kind == "vector_left":
+        v = operand(rng, [m], rng.choice(("plain", "strided", "broadcast")))
+        return _model(lambda parts, a, v: torch.matmul(v, a), [a, v], what=f"vec matmul {m}x{k}")
+    if kind == "linear":
+        # F.linear with a runtime weight [n, k]: the product with its transpose.
+        w = operand(rng, [n, k], rng.choice(VARIANTS[:5]))
+        return _model(lambda parts, a, w: F.linear(a, w), [a, w], what=f"F.linear {m}x{k}x{n}")
+    if kind == "bmm":
+        b = operand(rng, [*batch, k, n], rng.choice(VARIANTS[:5]))
+        return _model(lambda parts, a, b: torch.bmm(a, b), [a, b], what=f"bmm {m}x{k}x{n}")
     b_batch = [1 if rng.random() < 0.3 else s for s in batch] if variant != "empty" else batch
     b = operand(rng, [*b_batch, k, n], rng.choice(VARIANTS[:5]))
     return _model(lambda parts, a, b: torch.matmul(a, b), [a, b], what=f"matmul {m}x{k}x{n}")
 
 
+# How the attention pattern gets its mask: none, causal, additive (an input,
+# or a constant with -inf or finfo.min entries), boolean (an input, or a
+# constant padding mask), or the explicit softmax(q k^T * scale + mask) v
+# form (scale multiplied or divided, the mask added or masked_fill'ed).
+MASKS = ("none", "causal", "input", "constant", "bool_input", "bool_constant", "explicit",
+         "explicit_div", "explicit_fill")
+
+
+def _attention_mask(rng: random.Random, kind: str, shape: list[int]) -> torch.Tensor:
+    """A mask of `shape` ([..., lq, lk]) for `kind` that leaves every query
+    at least one key (key 0): torch's scaled_dot_product_attention gives 0
+    for a query with none, where Ember gives NaN (test_sdpa_fully_masked_row)."""
+    gen = torch.Generator().manual_seed(rng.randrange(1 << 30))
+    keep = torch.rand(shape, generator=gen) < 0.7
+    keep[..., 0] = True
+    if kind in ("bool_input", "bool_constant", "explicit_fill"):
+        return keep
+    if kind == "constant":
+        masked = rng.choice((float("-inf"), torch.finfo(torch.float32).min))
+        return torch.zeros(shape).masked_fill(~keep, masked)
+    return torch.randn(shape, generator=gen)  # additive, any values
+
+
 def attention(rng: random.Random, variant: str) -> Case:
     """scaled_dot_product_attention on heads split from [B, L, H * D] (q, k
-    and v transposed views), with no mask, a causal one, a constant or an
-    input mask; and the explicit softmax(q k^T * scale + mask) v form."""
+    and v transposed views; k and v with fewer heads, grouped-query), or on
+    [B, L, D] with no heads; with each kind of mask (MASKS), of rank 2 or 4,
+    and a given scale; and the explicit softmax(q k^T * scale + mask) v form."""
     b, lq = dims_for(rng, variant, [rng.randint(1, 2), rng.randint(1, 12)])
     lk = lq if rng.random() < 0.6 else rng.randint(1, 12)
     h, d = rng.randint(1, 4), rng.choice((1, 4, 8, 16))
-    mask_kind = rng.choice(("none", "causal", "input", "explicit"))
+    mask_kind = rng.choice(MASKS)
     if mask_kind == "causal":
         lk = lq
+    headless = mask_kind in ("none", "causal", "input") and rng.random() < 0.2
+    # Grouped-query: k and v carry hk heads, each shared by h // hk of q's.
+    hk = rng.choice([g for g in range(1, h + 1) if h % g == 0]) if rng.random() < 0.3 else h
+    gqa = hk != h and rng.choice(("enable_gqa", "repeat_interleave"))
+    scale = rng.choice((None, None, 0.3))
+    explicit = mask_kind.startswith("explicit")
+    if headless:
+        h = hk = 1
     q = operand(rng, [b, lq, h * d], variant)
-    kv = operand(rng, [b, lk, 2 * h * d], rng.choice(VARIANTS[:5]))
+    kv = operand(rng, [b, lk, 2 * hk * d], rng.choice(VARIANTS[:5]))
     ops = [q, kv]
-    if mask_kind in ("input", "explicit"):
-        ops.append(operand(rng, [b, 1, lq, lk], rng.choice(("plain", "broadcast"))))
+    mask_shape = [lq, lk] if rng.random() < 0.3 else [b, 1, lq, lk]
+    if headless:
+        mask_shape = [lq, lk]
+    mask = None
+    if mask_kind not in ("none", "causal"):
+        mask = _attention_mask(rng, mask_kind, mask_shape)
+        if mask_kind in ("input", "bool_input", "explicit", "explicit_div", "explicit_fill"):
+            ops.append(Operand(mask, lambda t: t))
+            mask = None  # read from the input
+    constant_mask = mask
 
-    def heads(t: torch.Tensor, length: int) -> torch.Tensor:
-        return t.reshape(t.shape[0], length, h, d).transpose(1, 2)
+    def heads(t: torch.Tensor, length: int, count: int) -> torch.Tensor:
+        if headless:
+            return t
+        return t.reshape(t.shape[0], length, count, d).transpose(1, 2)
 
     def body(parts, q, kv, mask=None):
-        k, v = kv.split(h * d, dim=-1)
-        qh, kh, vh = heads(q, lq), heads(k, lk), heads(v, lk)
+        mask = constant_mask if mask is None else mask
+        k, v = kv.split(hk * d, dim=-1)
+        qh, kh, vh = heads(q, lq, h), heads(k, lk, hk), heads(v, lk, hk)
+        if gqa == "repeat_interleave" or (explicit and hk != h):
+            kh, vh = kh.repeat_interleave(h // hk, 1), vh.repeat_interleave(h // hk, 1)
+        factor = 1.0 / math.sqrt(d) if scale is None else scale
         if mask_kind == "explicit":
-            scores = qh @ kh.transpose(-1, -2) * (1.0 / math.sqrt(d)) + mask
+            out = torch.softmax(qh @ kh.transpose(-1, -2) * factor + mask, dim=-1) @ vh
+        elif mask_kind == "explicit_div":
+            out = torch.softmax(qh @ kh.transpose(-1, -2) / (1.0 / factor) + mask, dim=-1) @ vh
+        elif mask_kind == "explicit_fill":
+            scores = (qh @ kh.transpose(-1, -2) * factor).masked_fill(
+                ~mask, torch.finfo(torch.float32).min)
             out = torch.softmax(scores, dim=-1) @ vh
         else:
             out = F.scaled_dot_product_attention(qh, kh, vh, attn_mask=mask,
-                                                 is_causal=mask_kind == "causal")
+                                                 is_causal=mask_kind == "causal", scale=scale,
+                                                 enable_gqa=gqa == "enable_gqa")
+        if headless:
+            return out
         return out.transpose(1, 2).reshape(out.shape[0], lq, h * d)
-    return _model(body, ops, what=f"attention h{h} d{d} lq{lq} lk{lk} {mask_kind}")
+    return _model(body, ops, what=f"attention h{h}/{hk} d{d} lq{lq} lk{lk} {mask_kind} "
+                  f"mask{mask_shape if mask_kind not in ('none', 'causal') else ''} "
+                  f"scale={scale} gqa={gqa} headless={headless}")
 
 
 def norm(rng: random.Random, variant: str) -> Case:
@@ -776,3 +856,24 @@ def _block_blob() -> bytes:
             return blobs[-1]
     ember.export(_Block().eval(), (torch.randn(3, 8),), backends=[Keep()])
     return blobs[0]
+
+
+class _MaskedSdpa(nn.Module):
+    def forward(self, q, k, v, keep):
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=keep)
+
+
+@pytest.mark.xfail(strict=True, reason="known: Ember's scaled_dot_product_attention "
+                   "decomposition (passes/capture.py) uses a plain softmax, NaN for a query "
+                   "whose keys are all masked; torch's math attention gives 0 there")
+@pytest.mark.parametrize("backends", ["default", "portable"])
+def test_sdpa_fully_masked_row(backends: str, tmp_path) -> None:
+    q, k, v = torch.randn(1, 2, 3, 4), torch.randn(1, 2, 5, 4), torch.randn(1, 2, 5, 4)
+    keep = torch.ones(3, 5, dtype=torch.bool)
+    keep[1] = False  # query 1 sees no key
+    model = _MaskedSdpa().eval()
+    kwargs = {} if backends == "default" else {"backends": ()}
+    path = str(tmp_path / "m.pte")
+    ember.export(model, (q, k, v, keep), **kwargs).save(path)
+    actual = ember.runtime.load(path).forward(q, k, v, keep)
+    _compare(actual, model(q, k, v, keep), 1e-5, "fully masked query")
