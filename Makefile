@@ -32,12 +32,13 @@ AARCH64_CTEST ?=
 .PHONY: all setup build test test-all test-cpp test-python demo bench clean asan tsan fuzz soak \
         llm-chat bench-llm bench-llm-setup install test-package wheel test-wheel models \
         smollm2-cpu efficientnet-cpu efficientnet-portable \
-        test-aarch64 aarch64-tools aarch64-build-and-test \
+        test-aarch64 aarch64-tools aarch64-build aarch64-build-and-test \
         test-aarch64-quick-if-available aarch64-quick size test-size \
         test-cortex-m cortex-m-tools cortex-m-models cortex-m-build cortex-m-bench \
         test-cortex-m-quick-if-available cortex-m-quick \
         wasm wasm-threads web-tools test-web test-web-quick-if-available efficientnet-web \
-        test-java java-aarch64 test-vulkan bench-vulkan
+        test-java java-aarch64 test-vulkan bench-vulkan \
+        asan-build tsan-build fuzz-build clang-tools check-clang-syntax check-targets bench-build
 
 all: build
 
@@ -81,8 +82,11 @@ test-python: build
 	@printf '\n==> %s\n' "Python tests (pytest, against PyTorch eager)"
 	$(PY) -m pytest -q
 
+# The clang syntax check (check-clang-syntax) is last: it installs clang
+# when missing, as `make fuzz` does.
 test: test-cpp test-python test-package test-size test-aarch64-quick-if-available \
-      test-cortex-m-quick-if-available test-web-quick-if-available
+      test-cortex-m-quick-if-available test-web-quick-if-available \
+      check-clang-syntax
 
 # Right-sized builds (docs/size.md). `make size` prints what each component
 # of the reference programs costs (MobileNetV2 portable-only and with the CPU
@@ -103,22 +107,24 @@ test-all: build
 	$(PY) -m pytest -q -m "slow or not slow"
 
 # The runtime under AddressSanitizer and UBSan, with the loader tests.
-asan: $(DEPS_STAMP)
-	cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DEMBER_SANITIZE=ON >/dev/null
-	ninja -C build/asan ember_runtime_tests ember_kernel_tests ember_tokenizer_tests
+asan: asan-build
 	ctest --test-dir build/asan --output-on-failure -j2 -LE soak
+asan-build: $(DEPS_STAMP)
+	cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DEMBER_SANITIZE=ON $(LAUNCHER) >/dev/null
+	ninja -C build/asan -j$(JOBS) ember_runtime_tests ember_kernel_tests ember_tokenizer_tests
 
 # The runtime tests (concurrency stress tests included) under ThreadSanitizer;
 # any reported race fails the test that hit it.
 TSAN_OPTIONS ?= halt_on_error=1 second_deadlock_stack=1
-tsan: .apt-ok
+tsan: tsan-build
+	@echo "== tsan [3/3] run the runtime tests"
+	TSAN_OPTIONS="$(TSAN_OPTIONS)" ctest --test-dir build/tsan -L runtime --output-on-failure -j$(JOBS)
+tsan-build: .apt-ok
 	@echo "== tsan [1/3] configure build/tsan (-fsanitize=thread, RelWithDebInfo)"
 	cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEMBER_SANITIZE_THREAD=ON \
 	  $(LAUNCHER) >/dev/null
 	@echo "== tsan [2/3] build ember_runtime_tests (cold: ~6 CPU-minutes, mostly the portable kernels)"
 	ninja -C build/tsan -j$(JOBS) ember_runtime_tests
-	@echo "== tsan [3/3] run the runtime tests"
-	TSAN_OPTIONS="$(TSAN_OPTIONS)" ctest --test-dir build/tsan -L runtime --output-on-failure -j$(JOBS)
 
 # The long soak: a million executions of a small model with resident memory
 # flat (ctest label soak), and 100k Python forward calls with no growth.
@@ -137,18 +143,8 @@ FUZZ_SECONDS ?= 60
 FUZZ_BUILD   := build/fuzz
 FUZZ_HARNESSES := load init execute
 FUZZ_FLAGS ?= -timeout=25 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1
-FUZZ_PKGS := clang libclang-rt-dev
-fuzz: .apt-ok
-	@if ! command -v clang++ >/dev/null; then \
-	  echo "installing $(FUZZ_PKGS)"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(FUZZ_PKGS) >/dev/null; \
-	fi
-	@echo "== fuzz [1/3] configure $(FUZZ_BUILD) (clang, libFuzzer, ASan + UBSan)"
-	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release \
-	  -DCMAKE_CXX_FLAGS_RELEASE="-O1 -gline-tables-only" -DEMBER_FUZZ=ON -DEMBER_BUILD_TESTS=OFF \
-	  $(LAUNCHER) >/dev/null
-	@echo "== fuzz [2/3] build the harnesses (cold: ~10 CPU-minutes, mostly the kernels)"
-	ninja -C $(FUZZ_BUILD) -j$(JOBS) $(addprefix ember_fuzz_,$(FUZZ_HARNESSES))
+CLANG_PKGS := clang libclang-rt-dev
+fuzz: fuzz-build
 	@mkdir -p $(FUZZ_BUILD)/seeds
 	@find tests/compat tests/fuzz/seeds tests/fuzz/regressions tests/malformed -name '*.pte' \
 	  -exec cp -f {} $(FUZZ_BUILD)/seeds/ \;
@@ -166,6 +162,44 @@ fuzz: .apt-ok
 	@# stopped machine); crash-, leak-, timeout- and oom- files are findings.
 	@findings=$$(find $(FUZZ_BUILD)/findings -type f ! -name 'slow-unit-*' | wc -l); \
 	echo "== fuzz: $$findings finding(s) in $(FUZZ_BUILD)/findings"; test $$findings -eq 0
+fuzz-build: .apt-ok clang-tools
+	@echo "== fuzz [1/3] configure $(FUZZ_BUILD) (clang, libFuzzer, ASan + UBSan)"
+	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release \
+	  -DCMAKE_CXX_FLAGS_RELEASE="-O1 -gline-tables-only" -DEMBER_FUZZ=ON -DEMBER_BUILD_TESTS=OFF \
+	  $(LAUNCHER) >/dev/null
+	@echo "== fuzz [2/3] build the harnesses (cold: ~10 CPU-minutes, mostly the kernels)"
+	ninja -C $(FUZZ_BUILD) -j$(JOBS) $(addprefix ember_fuzz_,$(FUZZ_HARNESSES))
+
+# clang (and libFuzzer's runtime), for the fuzz build and the syntax check:
+# installed when missing.
+clang-tools:
+	@if ! command -v clang++ >/dev/null; then \
+	  echo "installing $(CLANG_PKGS)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(CLANG_PKGS) >/dev/null; \
+	fi
+
+# The piece of check-targets that `make test` runs: the files where GCC and
+# clang differ most (the ISA variants' intrinsics and feature macros, the
+# optimized kernels' drivers and CPU detection, the fuzz harnesses) compiled
+# with clang -fsyntax-only and build/py's flags for each, so that a
+# clang-only break (make fuzz builds with clang) fails CI. About 10 s on 2
+# idle cores; `tools/check_clang_syntax.py build/py --all` checks every file.
+check-clang-syntax: build clang-tools
+	@echo "== clang syntax: the ISA variants, optimized kernels and fuzz harnesses (build/py's flags)"
+	$(PY) tools/check_clang_syntax.py $(BUILD) --jobs $(JOBS) --require-clang
+
+# Build-only tier: every tree a documented target builds, built and not run,
+# so that a change breaking one of them shows up without a long run: the
+# fuzz harnesses (clang), the ASan/UBSan and TSan test binaries, the AArch64
+# cross build (installs the cross compiler), the benchmarks' native binaries
+# and what demo, llm-chat and soak run (build/py). Through ccache; cold, the
+# trees take about 45 CPU-minutes together, warm a few minutes.
+check-targets: check-clang-syntax bench-build fuzz-build asan-build tsan-build aarch64-tools
+	@$(MAKE) --no-print-directory aarch64-build
+	@echo "== check-targets: every documented target's trees build"
+bench-build: build
+	ninja -C $(BUILD) -j$(JOBS) ember_gemm_bench ember_qgemm_bench ember_vecmath_bench ember_llm_bench \
+	  ember_run ember_llm ember_tokenize
 
 # AArch64: cross-compile everything the root CMakeLists builds (runtime,
 # portable and optimized kernels, module, tools, C++ tests) and run the tests
@@ -180,14 +214,15 @@ aarch64-tools:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(AARCH64_PKGS) >/dev/null; \
 	fi
 
-aarch64-build-and-test:
+aarch64-build-and-test: aarch64-build
+	@echo "== aarch64 [3/3] run the C++ tests under qemu-aarch64 (about a minute) $(AARCH64_CTEST)"
+	ctest --test-dir $(AARCH64_BUILD) -j$(JOBS) --output-on-failure $(AARCH64_CTEST)
+aarch64-build:
 	@echo "== aarch64 [1/3] configure $(AARCH64_BUILD) (toolchain cmake/aarch64-linux-gnu.cmake)"
 	cmake -S . -B $(AARCH64_BUILD) -G Ninja -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \
 	  -DCMAKE_BUILD_TYPE=Release -DEMBER_BUILD_PYTHON=OFF -DEMBER_BUILD_TESTS=ON $(LAUNCHER) >/dev/null
 	@echo "== aarch64 [2/3] build (cold: ~17 CPU-minutes, 8-9 minutes on 2 idle cores; under a minute with a warm ccache)"
 	ninja -C $(AARCH64_BUILD) -j$(JOBS)
-	@echo "== aarch64 [3/3] run the C++ tests under qemu-aarch64 (about a minute) $(AARCH64_CTEST)"
-	ctest --test-dir $(AARCH64_BUILD) -j$(JOBS) --output-on-failure $(AARCH64_CTEST)
 
 # The part of the AArch64 tests that `make test` runs where the cross tools
 # are installed (it never installs them; SKIP_AARCH64=1 leaves this out): the

@@ -6,7 +6,9 @@
 #include <pybind11/stl.h>
 
 #include <cstring>
+#include <map>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -312,6 +314,54 @@ class PyModule {
   std::vector<std::string> names_;
 };
 
+// Runs `backend`'s init on `blob` (then destroy) as a program load would, on
+// a throwaway context: None when init accepts it, else (error name, init's
+// reason). The exporter runs it on every blob it makes, so that it never
+// emits one the runtime refuses. The GIL stays held: the log threshold is
+// process-wide, and quietening it is only safe while no other caller of
+// this function can run.
+py::object validate_delegate_blob(const std::string& name, const py::bytes& blob,
+                                  const std::map<std::string, py::bytes>& specs) {
+  const BackendInterface* backend = find_backend(name.c_str());
+  if (backend == nullptr) {
+    return py::make_tuple("NotFound", "backend '" + name + "' is not linked into ember._C");
+  }
+  // A segment's alignment: backends may read constants in place.
+  char* bytes = nullptr;
+  Py_ssize_t size = 0;
+  if (PyBytes_AsStringAndSize(blob.ptr(), &bytes, &size) != 0) throw py::error_already_set();
+  auto* data = static_cast<uint8_t*>(::operator new(static_cast<size_t>(size) + 1,
+                                                    std::align_val_t{64}));
+  std::memcpy(data, bytes, static_cast<size_t>(size));
+  FreeableBuffer processed(data, static_cast<size_t>(size), [](void*, void* p, size_t) {
+    ::operator delete(p, std::align_val_t{64});
+  });
+  std::vector<std::string> keys;
+  std::vector<std::string> values;
+  for (const auto& [key, value] : specs) {
+    keys.push_back(key);
+    values.push_back(static_cast<std::string>(value));
+  }
+  std::vector<CompileSpec> compile_specs;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    compile_specs.push_back({keys[i].c_str(),
+                             Span<const uint8_t>(reinterpret_cast<const uint8_t*>(values[i].data()),
+                                                 values[i].size())});
+  }
+  std::vector<uint8_t> method_memory(4 << 20);
+  MemoryAllocator allocator(method_memory.data(), method_memory.size());
+  BackendInitContext context(&allocator, nullptr, nullptr, "forward");
+  const LogLevel threshold = log_threshold();
+  set_log_threshold(LogLevel::Fatal);  // the reason is returned, not printed
+  clear_last_error_message();
+  Result<DelegateHandle*> handle = backend->init(
+      context, &processed, Span<const CompileSpec>(compile_specs.data(), compile_specs.size()));
+  set_log_threshold(threshold);
+  if (!handle.ok()) return py::make_tuple(error_name(handle.error()), last_error_message());
+  backend->destroy(handle.get());
+  return py::none();
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_C, m) {
@@ -377,6 +427,8 @@ PYBIND11_MODULE(_C, m) {
     for (size_t i = 0; i < num_registered_backends(); ++i) names.push_back(registered_backend_name(i));
     return names;
   });
+  m.def("validate_delegate_blob", &validate_delegate_blob, py::arg("backend"), py::arg("blob"),
+        py::arg("compile_specs") = std::map<std::string, py::bytes>());
   m.def("set_log_level", [](int level) { set_log_threshold(static_cast<LogLevel>(level)); });
   register_tokenizer_bindings(m);
 }

@@ -57,6 +57,17 @@ bool read_params(KernelContext& ctx, int n, IntArrayRef stride, IntArrayRef padd
              kOp);
     return false;
   }
+  // Bounded so that the output size arithmetic (a size times a stride plus
+  // paddings) cannot overflow; no real convolution comes near.
+  constexpr int64_t kMaxParam = int64_t{1} << 30;
+  for (int i = 0; i < 3; ++i) {
+    if (s->stride[i] > kMaxParam || s->pad[i] > kMaxParam || s->dil[i] > kMaxParam ||
+        out_pad[i] > kMaxParam) {
+      ctx.fail(Error::InvalidArgument,
+               "%s: stride, padding, dilation and output_padding must be at most 2^30", kOp);
+      return false;
+    }
+  }
   for (int i = 0; i < 3 && transposed; ++i) {
     if (out_pad[i] >= s->stride[i] && out_pad[i] >= s->dil[i]) {
       ctx.fail(Error::InvalidArgument,
@@ -90,8 +101,8 @@ bool make_shape(KernelContext& ctx, const Tensor& input, const Tensor& weight,
   if (!read_params(ctx, n, stride, padding, dilation, output_padding, transposed, s, out_pad)) {
     return false;
   }
-  if (groups < 1) {
-    ctx.fail(Error::InvalidArgument, "%s: groups must be positive, got %lld", kOp,
+  if (groups < 1 || groups > (int64_t{1} << 31)) {  // a count of channels, int32 in a program
+    ctx.fail(Error::InvalidArgument, "%s: groups must be in [1, 2^31], got %lld", kOp,
              static_cast<long long>(groups));
     return false;
   }

@@ -135,13 +135,17 @@ void adaptive_max_pool3d_out(KernelContext& ctx, const Tensor& self, IntArrayRef
 }
 
 // torch's generate_intervals: the window starts for one dim from a sample
-// u in [0, 1), in the input's dtype; the last window ends at the edge.
+// u in [0, 1); the last window ends at the edge. Computed in the input's
+// dtype as torch does: for Half and BFloat16 c10's operators round every
+// step (alpha, i + u, each product) to that dtype, and so does this (in
+// float the windows would differ: relative errors of 0.05 to 0.15).
 template <typename T>
 int64_t interval_start(T sample, int64_t in, int64_t out, int64_t pool, int64_t i) {
   if (i == out - 1) return in - pool;
   const T alpha = static_cast<T>(static_cast<T>(in - pool) / static_cast<T>(out - 1));
-  return static_cast<int64_t>(static_cast<int>((static_cast<T>(i) + sample) * alpha) -
-                              static_cast<int>(sample * alpha));
+  const T shifted = static_cast<T>(static_cast<T>(i) + sample);
+  return static_cast<int64_t>(static_cast<int>(static_cast<T>(shifted * alpha)) -
+                              static_cast<int>(static_cast<T>(sample * alpha)));
 }
 
 template <int kSpatial>
@@ -174,7 +178,6 @@ void fractional_max_pool(KernelContext& ctx, const char* op, const Tensor& self,
   }
   switch_dtype<kFloatTypes>(ctx, op, self.scalar_type(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    using M = opmath_t<T>;
     const T* src = self.const_data_ptr<T>();
     const T* samples = random_samples.const_data_ptr<T>();
     T* dst = out.mutable_data_ptr<T>();
@@ -182,14 +185,14 @@ void fractional_max_pool(KernelContext& ctx, const char* op, const Tensor& self,
     for (int64_t plane = 0; plane < p.batch * p.channels; ++plane) {
       // 2-D samples are (w, h); 3-D samples are (t, h, w).
       const T* u = samples + plane * kSpatial;
-      M sample[3] = {0, 0, 0};
+      T sample[3] = {T(0), T(0), T(0)};
       if (kSpatial == 2) {
-        sample[2] = static_cast<M>(u[0]);
-        sample[1] = static_cast<M>(u[1]);
+        sample[2] = u[0];
+        sample[1] = u[1];
       } else {
-        sample[0] = static_cast<M>(u[0]);
-        sample[1] = static_cast<M>(u[1]);
-        sample[2] = static_cast<M>(u[2]);
+        sample[0] = u[0];
+        sample[1] = u[1];
+        sample[2] = u[2];
       }
       const T* in = src + plane * p.in_plane();
       int64_t o = plane * p.out_plane();
@@ -199,7 +202,9 @@ void fractional_max_pool(KernelContext& ctx, const char* op, const Tensor& self,
             const int64_t pos[3] = {t, y, x};
             int64_t lo[3], hi[3];
             for (int i = 0; i < 3; ++i) {
-              lo[i] = 3 - i > kSpatial ? 0 : interval_start<M>(sample[i], p.in[i], p.out[i], pool[i], pos[i]);
+              lo[i] = 3 - i > kSpatial
+                          ? 0
+                          : interval_start<T>(sample[i], p.in[i], p.out[i], pool[i], pos[i]);
               hi[i] = lo[i] + pool[i];
             }
             window_max(in, p, lo, hi, dst + o, idx + o);

@@ -100,12 +100,31 @@ class ExportedProgram:
                          f"{self.delegated_fraction():.0%} of ops and "
                          f"{self.delegated_flops_fraction():.0%} of FLOPs delegated; "
                          f"delegate blobs {self.delegate_bytes / 1024:.1f} KiB")
+            lines.extend(_refused_claims(self.placements))
         if self.quantization is not None:
             lines.append(str(self.quantization))
         lines += [f"fixed by Ember: {fix}" for fix in self.fixes]
         if nodes if nodes is not None else bool(self.backends):
             lines.append(_placement_table(self.placements))
         return "\n".join(lines)
+
+
+def refused_claims(placements: list[Placement]) -> list[tuple[str, str, str]]:
+    """(backend id, node, init's reason) for each op a backend claimed but
+    whose blob its runtime init refused: it runs on the portable kernels."""
+    return [(backend, p.node, reason) for p in placements
+            for backend, reason in p.init_refused.items() if p.where != backend]
+
+
+def _refused_claims(placements: list[Placement]) -> list[str]:
+    refused = refused_claims(placements)
+    if not refused:
+        return []
+    header = (f"{len(refused)} claimed op(s) refused by the backend's init at export, "
+              "so on the portable kernels:")
+    lines = [header]
+    lines += [f"  {node} ({backend}): {reason}" for backend, node, reason in refused]
+    return lines
 
 
 def _placement_table(placements: list[Placement]) -> str:

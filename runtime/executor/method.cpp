@@ -565,13 +565,14 @@ Error Method::init_delegates() {
                                    : Span<const uint8_t>();
     }
     BackendInitContext context(alloc, config_.thread_pool, config_.event_tracer, plan_name());
+    clear_last_error_message();
     Result<DelegateHandle*> handle =
         backend->init(context, &processed, Span<const CompileSpec>(compile_specs, num_specs));
     if (!handle.ok()) {
       // The backend logged why (no GPU driver, a malformed blob...): the
       // one-line message an application shows keeps it.
       char why[384];
-      std::snprintf(why, sizeof(why), "%s", last_error_message());
+      ember::format(why, sizeof(why), "%s", last_error_message());
       EMBER_LOG(Error, "backend '%s' failed to init delegate %zu%s%s", d->id()->c_str(), i,
                 why[0] != '\0' ? ": " : "", why);
       return handle.error();

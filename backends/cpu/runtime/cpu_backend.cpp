@@ -1,6 +1,7 @@
 #include "backends/cpu/runtime/cpu_backend.h"
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <new>
 
@@ -91,6 +92,24 @@ bool names_int8_value(const Delegate& d, const cpu_fb::Op* op) {
     }
   }
   return false;
+}
+
+// Logs why init refuses op `index`: its kind, the exported node it came from
+// (its debug handle, which the exporter maps back to the node and shows in
+// its report) and `why`; returns `error`. The exporter runs this init on
+// every blob it makes and parses "op N (Kind, node H)" to withhold the node.
+Error refuse_op(size_t index, const cpu_fb::Op* op, Error error, const char* why) {
+  // `why` may be the thread's last error message, which logging overwrites.
+  constexpr char kPrefix[] = "cpu backend: ";  // the factories' messages start so
+  if (why != nullptr && std::strncmp(why, kPrefix, sizeof(kPrefix) - 1) == 0) {
+    why += sizeof(kPrefix) - 1;
+  }
+  char reason[384];
+  std::snprintf(reason, sizeof(reason), "%s",
+                why != nullptr && why[0] != '\0' ? why : "its values or parameters do not fit it");
+  EMBER_LOG(Error, "%s: op %zu (%s, node %u) refused: %s", kName, index,
+            cpu_fb::EnumNameOpParams(op->params_type()), op->debug_handle(), reason);
+  return error != Error::Ok ? error : Error::InvalidProgram;
 }
 
 Error read_values(const cpu_fb::Graph* graph, Delegate* d) {
@@ -246,34 +265,26 @@ Result<DelegateHandle*> CpuBackend::init(BackendInitContext& context, FreeableBu
     const Factory factory = factory_for(op->params_type());
     if (factory == nullptr) {
       const char* kind = cpu_fb::EnumNameOpParams(op->params_type());
-      if (kind[0] != '\0') {
-        EMBER_LOG(Error, "%s: op %zu (%s) is not in this selective build", kName, i, kind);
-      } else {
-        EMBER_LOG(Error, "%s: op %zu has unknown kind %d", kName, i,
-                  static_cast<int>(op->params_type()));
-      }
-      err = Error::InvalidProgram;
+      err = refuse_op(i, op, Error::InvalidProgram,
+                      kind[0] != '\0' ? "its kind is not in this selective build" : "unknown op kind");
       break;
     }
     if (op->activation() != nullptr && op->params_type() != cpu_fb::OpParams::Linear &&
         op->params_type() != cpu_fb::OpParams::Conv2d &&
         op->params_type() != cpu_fb::OpParams::Qd8Linear) {
-      EMBER_LOG(Error, "%s: op %zu (%s) cannot apply a fused activation", kName, i,
-                cpu_fb::EnumNameOpParams(op->params_type()));
-      err = Error::InvalidProgram;
+      err = refuse_op(i, op, Error::InvalidProgram, "this op cannot apply a fused activation");
       break;
     }
     if (!takes_int8(op->params_type()) && names_int8_value(*d, op)) {
-      EMBER_LOG(Error, "%s: op %zu (%s) cannot take int8 values", kName, i,
-                cpu_fb::EnumNameOpParams(op->params_type()));
-      err = Error::InvalidProgram;
+      err = refuse_op(i, op, Error::InvalidProgram, "this op cannot take int8 values");
       break;
     }
+    // The factory logs why it refuses the op; that reason goes into the
+    // message naming the op, the last error a caller sees.
+    clear_last_error_message();
     Result<CpuOp*> made = factory(build, op);
     if (!made.ok()) {
-      EMBER_LOG(Error, "%s: op %zu (%s) is malformed", kName, i,
-                cpu_fb::EnumNameOpParams(op->params_type()));
-      err = made.error();
+      err = refuse_op(i, op, made.error(), last_error_message());
       break;
     }
     d->ops[i] = made.get();

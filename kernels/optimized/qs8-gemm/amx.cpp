@@ -32,7 +32,10 @@
 #include "kernels/optimized/qs8-gemm/qs8_gemm.h"
 #include "kernels/optimized/simd/avx512_math.h"
 
-#if !defined(__AMX_TILE__) || !defined(__AMX_INT8__) || !defined(__AVX512BW__)
+// GCC names the AMX feature macros __AMX_TILE__ / __AMX_INT8__, clang
+// __AMXTILE__ / __AMXINT8__ (make fuzz builds with clang).
+#if !(defined(__AMX_TILE__) || defined(__AMXTILE__)) || \
+    !(defined(__AMX_INT8__) || defined(__AMXINT8__)) || !defined(__AVX512BW__)
 #error "qs8-gemm/amx.cpp needs -mamx-tile -mamx-int8 and the AVX-512 flags"
 #endif
 

@@ -4,7 +4,8 @@ table-driven helper for the common checks: op, dtypes, static shapes."""
 from __future__ import annotations
 
 import abc
-from collections.abc import Callable, Iterable, Mapping
+import logging
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -12,6 +13,8 @@ import torch
 from torch.fx import Node
 
 from ember.passes.graph import ProgramGraph, op_name
+
+log = logging.getLogger("ember.export")
 
 
 class Backend(abc.ABC):
@@ -44,8 +47,43 @@ class Backend(abc.ABC):
         user inputs are the delegate call's inputs, in order, and whose outputs
         are its outputs. Its constants (weights) belong to the delegate."""
 
+    def validate(self, processed: bytes, compile_specs: Mapping[str, bytes]) -> str | None:
+        """None when this backend's runtime side accepts `processed`, else why
+        not. By default: the runtime's own init (then destroy) through
+        ember._C, when this build links a backend of this id; a backend it
+        does not link is not checked."""
+        return validate_with_runtime(self.id, processed, compile_specs)
+
+    def refused_nodes(self, nodes: Sequence[Node], processed: bytes | None,
+                      reason: str) -> set[Node]:
+        """Which of `nodes` (a subgraph whose blob `processed` init refused
+        with `reason`) to withhold from this backend before partitioning
+        again; all of them by default."""
+        return set(nodes)
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}(id={self.id!r})"
+
+
+def validate_with_runtime(backend_id: str, processed: bytes,
+                          compile_specs: Mapping[str, bytes]) -> str | None:
+    """Backend.validate's default: init's reason for refusing `processed`, or
+    None (accepted, or no runtime backend of that id to ask)."""
+    try:
+        from ember import _C
+    except ImportError:  # the exporter without the runtime: nothing to ask
+        return None
+    if backend_id not in _C.registered_backends():
+        return None
+    refused = _C.validate_delegate_blob(backend_id, processed, dict(compile_specs))
+    if refused is None:
+        return None
+    error, message = refused
+    if error == "MemoryAllocationFailed":
+        # Out of memory here says nothing of the device that loads the program.
+        log.warning("%s: could not check a delegate blob: %s", backend_id, message)
+        return None
+    return message or error
 
 
 @dataclass

@@ -8,6 +8,13 @@ holds the bytes of the backend's `preprocess` and the original subgraph (so
 the graph still runs in eager PyTorch). Constants that only a delegate uses
 move into it. Every op node gets a Placement for the export report: where it
 runs, and why each backend declined it.
+
+No blob is emitted that the backend's runtime would refuse: each is first
+given to the backend's own init (Backend.validate, the C++ init through
+ember._C), and when init refuses one, the nodes it names (all of the
+subgraph's when it names none) are withheld from that backend and the rest
+is partitioned again. The withheld nodes run on the portable kernels, and
+their placements carry init's reason for the report.
 """
 
 from __future__ import annotations
@@ -73,9 +80,8 @@ def delegate(backends: Sequence[Backend]) -> GraphPass:
     def delegate_pass(program: ProgramGraph) -> ProgramGraph:
         placements = _initial_placements(program)
         for backend in backends:
-            partitions = partition(program, backend, placements)
-            for nodes in partitions:
-                lower(program, backend, nodes)
+            for nodes, processed in accepted_partitions(program, backend, placements):
+                lower(program, backend, nodes, processed)
         program.placements = list(placements.values())
         program.drop_unused_constants()
         return program.recompile()
@@ -107,15 +113,68 @@ class _Claimed(OperatorSupportBase):
         return node in self.nodes
 
 
-def partition(program: ProgramGraph, backend: Backend,
-              placements: dict[Node, Placement]) -> list[list[Node]]:
-    """The groups of top-level nodes `backend` takes, each in graph order."""
+def accepted_partitions(program: ProgramGraph, backend: Backend,
+                        placements: dict[Node, Placement]) -> list[tuple[list[Node], bytes]]:
+    """partition()'s groups for `backend`, each with its blob, every blob
+    accepted by the backend's runtime init: a refused group's culprits are
+    withheld and the claims partitioned again, until init accepts them all
+    (each round withholds at least one more node, so this ends)."""
+    withheld: dict[Node, str] = {}
+    made: dict[frozenset[Node], tuple[bytes | None, str | None]] = {}
+    fused = backend.fused_groups(program)
+    while True:
+        groups = partition(program, backend, placements, withheld)
+        refused = False
+        for nodes in groups:
+            key = frozenset(nodes)
+            if key not in made:
+                made[key] = _make_blob(program, backend, nodes)
+            processed, reason = made[key]
+            if reason is None:
+                continue
+            refused = True
+            culprits = set(backend.refused_nodes(nodes, processed, reason)) & key
+            # A node of a pattern lowered as one op goes back with its pattern.
+            culprits |= {n for group in fused if group & culprits for n in group}
+            if not culprits - withheld.keys():
+                culprits = set(nodes)
+            for node in culprits:
+                withheld.setdefault(node, reason)
+        if not refused:
+            return [(nodes, made[frozenset(nodes)][0]) for nodes in groups]
+        # Claimed again from scratch in the next round.
+        for nodes in groups:
+            for node in nodes:
+                if node in placements:
+                    placements[node].where = PORTABLE
+
+
+def _make_blob(program: ProgramGraph, backend: Backend,
+               nodes: list[Node]) -> tuple[bytes | None, str | None]:
+    """The backend's blob for `nodes` and, when its runtime would refuse it,
+    why (a lowering that fails is refused the same way)."""
+    subgraph, _, _ = _subgraph(program, nodes, "candidate")
+    try:
+        processed = _preprocess(backend, subgraph)
+    except ExportError as e:
+        return None, f"its lowering failed: {e}"
+    return processed, backend.validate(processed, backend.compile_specs)
+
+
+def partition(program: ProgramGraph, backend: Backend, placements: dict[Node, Placement],
+              withheld: dict[Node, str] | None = None) -> list[list[Node]]:
+    """The groups of top-level nodes `backend` takes, each in graph order;
+    `withheld` nodes (-> the reason init gave) are not claimed."""
+    withheld = withheld or {}
     claimed: set[Node] = set()
     for node in program.graph.nodes:
         placement = placements.get(node)
         if placement is None or placement.where != PORTABLE:
             continue
         reason = backend.check_node(node, program)
+        if reason is None and node in withheld:
+            placement.init_refused[backend.id] = withheld[node]
+            reason = f"claimed, but the backend's init refused it: {withheld[node]}"
         if reason is None:
             claimed.add(node)
         else:
@@ -200,21 +259,36 @@ def _acyclic(graph: torch.fx.Graph, partitions: list[set[Node]]) -> bool:
     return visited == len(indegree)
 
 
-def lower(program: ProgramGraph, backend: Backend, nodes: list[Node]) -> Node:
-    """Replaces `nodes` by one call of a LoweredDelegate; returns the call node."""
-    module = program.module
-    index = sum(isinstance(m, LoweredDelegate) for m in module.children())
-    name = f"delegate_{index}"
-    sub_module, inputs, outputs = fuse_as_graphmodule(module, nodes, name,
+def _subgraph(program: ProgramGraph, nodes: list[Node],
+              name: str) -> tuple[ProgramGraph, list[Node], list[Node]]:
+    """`nodes` as a graph of their own (the program is not changed), with the
+    program nodes that become its inputs and outputs."""
+    sub_module, inputs, outputs = fuse_as_graphmodule(program.module, nodes, name,
                                                       always_return_tuple=True)
     # Placeholders holding constants become the delegate's own data.
     owned = {p.target: program.constant(source)
              for p, source in zip(_placeholders(sub_module), inputs) if program.is_constant(source)}
-    subgraph = ProgramGraph(sub_module, owned, program.range_constraints, None, None)
+    return ProgramGraph(sub_module, owned, program.range_constraints, None, None), inputs, outputs
+
+
+def _preprocess(backend: Backend, subgraph: ProgramGraph) -> bytes:
     processed = backend.preprocess(subgraph, backend.compile_specs)
     if not isinstance(processed, (bytes, bytearray)):
         raise ExportError(f"{backend.id}.preprocess returned {type(processed).__name__}, not bytes")
-    lowered = LoweredDelegate(backend.id, bytes(processed), dict(backend.compile_specs), subgraph)
+    return bytes(processed)
+
+
+def lower(program: ProgramGraph, backend: Backend, nodes: list[Node],
+          processed: bytes | None = None) -> Node:
+    """Replaces `nodes` by one call of a LoweredDelegate running `processed`
+    (by default the backend's preprocess of them); returns the call node."""
+    module = program.module
+    index = sum(isinstance(m, LoweredDelegate) for m in module.children())
+    name = f"delegate_{index}"
+    subgraph, inputs, outputs = _subgraph(program, nodes, name)
+    if processed is None:
+        processed = _preprocess(backend, subgraph)
+    lowered = LoweredDelegate(backend.id, processed, dict(backend.compile_specs), subgraph)
     module.add_module(name, lowered)
 
     call_inputs = tuple(n for n in inputs if not program.is_constant(n))

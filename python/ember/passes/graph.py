@@ -36,6 +36,9 @@ class Placement:
     source: str  # "file.py:line", or "" when the node has no user frame
     why_not_delegated: dict[str, str] = field(default_factory=dict)  # backend id -> reason
     flops: int = 0  # estimated floating-point operations (ember.passes.flops)
+    # backend id -> why its runtime init refused a blob holding this node,
+    # which the backend had claimed (ember.passes.delegation)
+    init_refused: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass

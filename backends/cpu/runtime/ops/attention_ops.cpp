@@ -49,7 +49,9 @@ Result<CpuOp*> make_attention(const BuildContext& ctx, const cpu_fb::Op* op) {
   OpValues v;
   if (params == nullptr || !read_op_values(ctx, op, 3, 4, &v)) return Error::InvalidProgram;
   const bool has_mask = params->has_mask();
-  if (v.num_in != (has_mask ? 4u : 3u)) return Error::InvalidProgram;
+  if (v.num_in != (has_mask ? 4u : 3u)) {
+    return refuse("attention takes q, k, v%s", has_mask ? " and a mask" : "");
+  }
   // Sizes: batch, heads, q_len, kv_len, head_dim, v_head_dim.
   int64_t sizes[6];
   int64_t strides[5][4] = {};
@@ -80,7 +82,9 @@ Result<CpuOp*> make_attention(const BuildContext& ctx, const cpu_fb::Op* op) {
     }
   }
   // Threads write disjoint rows of out only if no two elements share a place.
-  if (!view_non_overlapping(shapes[4], strides[4], 4)) return Error::InvalidProgram;
+  if (!view_non_overlapping(shapes[4], strides[4], 4)) {
+    return refuse("the attention's output view writes an element twice");
+  }
   AttentionOp* made = new (std::nothrow) AttentionOp();
   if (made == nullptr) return Error::MemoryAllocationFailed;
   F32AttentionProblem& p = made->problem;

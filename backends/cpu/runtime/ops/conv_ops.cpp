@@ -351,10 +351,13 @@ Result<ConvOp*> build_conv(const BuildContext& ctx, const cpu_fb::Conv2d* params
                            const cpu_fb::Clamp* clamp, const cpu_fb::Activation* activation,
                            uint32_t x_id, const ValueInfo& x, uint32_t out_id,
                            const ValueInfo& out, int64_t residual) {
-  if (params == nullptr || params->weight() >= ctx.num_values) return Error::InvalidProgram;
+  if (params == nullptr || params->weight() >= ctx.num_values) {
+    return refuse("a convolution without parameters or a weight");
+  }
   const float* weight = ctx.constant(params->weight());
-  if (weight == nullptr || x.layout != Layout::NHWC || out.layout != Layout::NHWC) {
-    return Error::InvalidProgram;
+  if (weight == nullptr) return refuse("the convolution's weight is not a constant");
+  if (x.layout != Layout::NHWC || out.layout != Layout::NHWC || x.dim != 4 || out.dim != 4) {
+    return refuse("a convolution takes and gives channels-last 4-D values");
   }
   const ValueInfo& w = ctx.values[params->weight()];
   ConvShape s{};
@@ -373,7 +376,9 @@ Result<ConvOp*> build_conv(const BuildContext& ctx, const cpu_fb::Conv2d* params
   s.dil_h = param(params->dilation(), 0, 1);
   s.dil_w = param(params->dilation(), 1, 1);
   if (w.dim != 4 || s.groups < 1 || s.in_c % s.groups != 0 || s.out_c % s.groups != 0) {
-    return Error::InvalidProgram;
+    return refuse("a %d-D weight, or %lld groups that do not divide %lld input and %lld output "
+                  "channels", w.dim, static_cast<long long>(s.groups),
+                  static_cast<long long>(s.in_c), static_cast<long long>(s.out_c));
   }
   s.kh = w.sizes[2];
   s.kw = w.sizes[3];
@@ -394,13 +399,15 @@ Result<ConvOp*> build_conv(const BuildContext& ctx, const cpu_fb::Conv2d* params
       s.stride_w < 1 || s.dil_h < 1 || s.dil_w < 1 || s.pad_h < 0 || s.pad_w < 0 ||
       s.out_h != extent(s.in_h, s.pad_h, s.dil_h, s.kh, s.stride_h, out_pad_h) ||
       s.out_w != extent(s.in_w, s.pad_w, s.dil_w, s.kw, s.stride_w, out_pad_w)) {
-    return Error::InvalidProgram;
+    return refuse("the convolution's weight, strides, padding and dilation do not give its "
+                  "output size");
   }
   const float* bias = nullptr;
   if (params->bias() >= 0) {
     bias = ctx.constant(static_cast<uint32_t>(params->bias()));
     if (bias == nullptr || ctx.values[params->bias()].numel != static_cast<size_t>(s.out_c)) {
-      return Error::InvalidProgram;
+      return refuse("the convolution's bias is not a constant of %lld floats",
+                    static_cast<long long>(s.out_c));
     }
   }
   ConvOp* made = new (std::nothrow) ConvOp();
@@ -431,7 +438,7 @@ Result<ConvOp*> build_conv(const BuildContext& ctx, const cpu_fb::Conv2d* params
   }
   if (!made->act.read(clamp, activation, residual >= 0)) {
     delete made;
-    return Error::InvalidProgram;
+    return Error::InvalidProgram;  // read() logged why
   }
   if (!made->prepare(weight)) {
     delete made;

@@ -16,15 +16,16 @@ class ToLayoutOp final : public CpuOp {
  public:
   // Rank 3 and up: [N, C, spatial...] <-> [N, spatial..., C].
   ToLayoutOp(uint32_t in, uint32_t out, const ValueInfo& info, bool to_nhwc)
-      : in_(in), out_(out), n_(info.sizes[0]), c_(info.sizes[1]),
-        hw_(static_cast<int64_t>(info.numel) / (static_cast<int64_t>(info.sizes[0]) * info.sizes[1])),
-        to_nhwc_(to_nhwc) {}
+      : in_(in), out_(out), n_(info.sizes[0]), c_(info.sizes[1]), hw_(1), to_nhwc_(to_nhwc) {
+    for (int d = 2; d < info.dim; ++d) hw_ *= info.sizes[d];
+  }
 
   void run(const ExecState& state) const override {
     const T* src = reinterpret_cast<const T*>(state.data[in_]);
     T* dst = reinterpret_cast<T*>(state.data[out_]);
     const int64_t c = c_, hw = hw_;
     const bool to_nhwc = to_nhwc_;
+    if (n_ == 0 || c == 0 || hw == 0) return;  // an empty batch: nothing to move
     if (to_nhwc && c == 3) return rgb_to_nhwc(src, dst, state);
     // Blocks of 32 pixels x 32 channels keep both sides' lines in cache.
     constexpr int64_t kBlock = 32;
@@ -224,10 +225,10 @@ Result<CpuOp*> make_to_layout(const BuildContext& ctx, const cpu_fb::Op* op) {
   if (!read_op_values(ctx, op, 1, 1, &v)) return Error::InvalidProgram;
   const ValueInfo& in = ctx.values[v.in[0]];
   const ValueInfo& out = ctx.values[v.out];
-  if (!same_sizes(in, out) || in.dim < 3 || in.layout == out.layout || in.numel == 0 ||
-      in.dtype != out.dtype ||
+  if (!same_sizes(in, out) || in.dim < 3 || in.layout == out.layout || in.dtype != out.dtype ||
       (in.dtype != DataType::Float32 && in.dtype != DataType::Int8)) {
-    return Error::InvalidProgram;
+    return refuse("a layout conversion takes and gives one rank-3+ float or int8 value in two "
+                  "layouts");
   }
   const bool to_nhwc = out.layout == Layout::NHWC;
   CpuOp* made = in.dtype == DataType::Int8
@@ -260,7 +261,7 @@ Result<CpuOp*> make_reshape(const BuildContext& ctx, const cpu_fb::Op* op) {
   const ValueInfo& out = ctx.values[v.out];
   if (in.numel != out.numel || in.dtype != out.dtype || in.layout != out.layout ||
       (in.layout == Layout::NHWC && !same_channels_last_memory(in, out))) {
-    return Error::InvalidProgram;
+    return refuse("a reshape changes the element count, dtype or memory order");
   }
   CpuOp* made = new (std::nothrow) CopyOp(v.in[0], v.out, in.numel * element_size(in.dtype));
   if (made == nullptr) return Error::MemoryAllocationFailed;
@@ -274,17 +275,22 @@ Result<CpuOp*> make_permute(const BuildContext& ctx, const cpu_fb::Op* op) {
   if (params == nullptr || !read_op_values(ctx, op, 1, 1, &v)) return Error::InvalidProgram;
   const ValueInfo& in = ctx.values[v.in[0]];
   const ValueInfo& out = ctx.values[v.out];
-  if (!is_float(in) || !is_float(out) || out.layout != Layout::Plain) return Error::InvalidProgram;
+  if (!is_float(in) || !is_float(out) || out.layout != Layout::Plain) {
+    return refuse("a permute or strided view reads floats and gives a plain value");
+  }
   int64_t strides[kMaxDims] = {};
   int64_t offset = 0;
   if (params->strides() != nullptr) {
     // Any view of the input's memory, whatever its layout.
     if (static_cast<int>(params->strides()->size()) != out.dim || params->offset() < 0) {
-      return Error::InvalidProgram;
+      return refuse("a strided view needs a stride per output dim and an offset >= 0");
     }
     for (int d = 0; d < out.dim; ++d) {
       strides[d] = params->strides()->Get(static_cast<flatbuffers::uoffset_t>(d));
-      if (strides[d] < 0 || strides[d] > (int64_t{1} << 40)) return Error::InvalidProgram;
+      if (strides[d] < 0 || strides[d] > (int64_t{1} << 40)) {
+        return refuse("a strided view's stride %lld is out of range",
+                      static_cast<long long>(strides[d]));
+      }
     }
     offset = params->offset();
   } else {
@@ -292,7 +298,7 @@ Result<CpuOp*> make_permute(const BuildContext& ctx, const cpu_fb::Op* op) {
     const auto* dims = params->dims();
     if (dims == nullptr || in.layout != Layout::Plain || static_cast<int>(dims->size()) != in.dim ||
         in.dim != out.dim) {
-      return Error::InvalidProgram;
+      return refuse("a permute needs a plain input and one dim per input dim");
     }
     int64_t in_strides[kMaxDims] = {};
     int64_t stride = 1;
@@ -305,7 +311,7 @@ Result<CpuOp*> make_permute(const BuildContext& ctx, const cpu_fb::Op* op) {
       int32_t src = dims->Get(static_cast<flatbuffers::uoffset_t>(d));
       if (src < 0) src += in.dim;
       if (src < 0 || src >= in.dim || seen[src] || out.sizes[d] != in.sizes[src]) {
-        return Error::InvalidProgram;
+        return refuse("the permute's dims are not a permutation giving the output's sizes");
       }
       seen[src] = true;
       strides[d] = in_strides[src];
@@ -315,7 +321,9 @@ Result<CpuOp*> make_permute(const BuildContext& ctx, const cpu_fb::Op* op) {
   if (out.numel > 0) {
     int64_t last = offset;
     for (int d = 0; d < out.dim; ++d) last += (out.sizes[d] - 1) * strides[d];
-    if (last >= static_cast<int64_t>(in.numel)) return Error::InvalidProgram;
+    if (last >= static_cast<int64_t>(in.numel)) {
+      return refuse("the view reads past the end of its input");
+    }
   }
   StridedCopyOp* made = new (std::nothrow) StridedCopyOp();
   if (made == nullptr) return Error::MemoryAllocationFailed;
@@ -352,17 +360,18 @@ Result<CpuOp*> make_concat(const BuildContext& ctx, const cpu_fb::Op* op) {
   if (params == nullptr || ins == nullptr || ins->size() < 1 ||
       ins->size() > ConcatOp::kMaxInputs || outs == nullptr || outs->size() != 1 ||
       outs->Get(0) >= ctx.num_values) {
-    return Error::InvalidProgram;
+    return refuse("a concat needs parameters, 1 to %zu inputs and one output",
+                  ConcatOp::kMaxInputs);
   }
   const uint32_t out_id = outs->Get(0);
   const ValueInfo& out = ctx.values[out_id];
   if ((out.kind != ValueKind::Scratch && out.kind != ValueKind::Output) || !is_float(out) ||
       out.layout != Layout::Plain || out.dim < 1) {
-    return Error::InvalidProgram;
+    return refuse("a concat writes a plain float value of rank 1 or more");
   }
   int dim = params->dim();
   if (dim < 0) dim += out.dim;
-  if (dim < 0 || dim >= out.dim) return Error::InvalidProgram;
+  if (dim < 0 || dim >= out.dim) return refuse("concat along dim %d of rank %d", dim, out.dim);
   ConcatOp* made = new (std::nothrow) ConcatOp();
   if (made == nullptr) return Error::MemoryAllocationFailed;
   made->out = out_id;
@@ -388,7 +397,8 @@ Result<CpuOp*> make_concat(const BuildContext& ctx, const cpu_fb::Op* op) {
   }
   if (!ok || along != out.sizes[dim]) {
     delete made;
-    return Error::InvalidProgram;
+    return refuse("the concat's inputs are not plain floats of the output's sizes but along "
+                  "dim %d, or do not add up to it", dim);
   }
   return static_cast<CpuOp*>(made);
 }
@@ -405,16 +415,18 @@ Result<CpuOp*> make_embedding(const BuildContext& ctx, const cpu_fb::Op* op) {
   const float* weight = runtime_table ? nullptr : ctx.constant(table);
   if ((!runtime_table && weight == nullptr) || idx.dtype == DataType::Float32 ||
       idx.layout != Layout::Plain || !is_float(out) || out.layout != Layout::Plain) {
-    return Error::InvalidProgram;
+    return refuse("an embedding takes plain integer indices and a float table, constant or "
+                  "an input, and gives plain floats");
   }
   const ValueInfo& w = ctx.values[table];
   // out = indices' sizes + [width].
   if (w.dim != 2 || !is_float(w) || w.layout != Layout::Plain || out.dim != idx.dim + 1 ||
       out.sizes[out.dim - 1] != w.sizes[1]) {
-    return Error::InvalidProgram;
+    return refuse("the embedding's table is not [rows, width] of its output's width");
   }
   for (int d = 0; d < idx.dim; ++d) {
-    if (out.sizes[d] != idx.sizes[d]) return Error::InvalidProgram;
+    if (out.sizes[d] != idx.sizes[d]) return refuse("the embedding's output is not its indices' "
+                                                    "sizes + [width]");
   }
   EmbeddingOp* made = new (std::nothrow) EmbeddingOp();
   if (made == nullptr) return Error::MemoryAllocationFailed;

@@ -112,7 +112,7 @@ Result<CpuOp*> make_matmul(const BuildContext& ctx, const cpu_fb::Op* op) {
   if (params == nullptr || !read_op_values(ctx, op, 2, 2, &v)) return Error::InvalidProgram;
   const ValueInfo& out = ctx.values[v.out];
   if (out.dtype != DataType::Float32 || out.layout != Layout::Plain || out.dim < 2) {
-    return Error::InvalidProgram;
+    return refuse("a matmul writes a plain float value of rank 2 or more");
   }
   const int64_t m = out.sizes[out.dim - 2], n = out.sizes[out.dim - 1];
   const int64_t batch = m * n > 0 ? static_cast<int64_t>(out.numel) / (m * n) : 0;
@@ -121,7 +121,9 @@ Result<CpuOp*> make_matmul(const BuildContext& ctx, const cpu_fb::Op* op) {
     const ValueInfo& a = ctx.values[v.in[0]];
     k = a.dim >= 1 ? a.sizes[a.dim - 1] : -1;
   }
-  if (k < 0 || k > (int64_t{1} << 31)) return Error::InvalidProgram;
+  if (k < 0 || k > (int64_t{1} << 31)) {
+    return refuse("a matmul over k = %lld", static_cast<long long>(k));
+  }
   MatMulOp* made = new (std::nothrow) MatMulOp();
   if (made == nullptr) return Error::MemoryAllocationFailed;
   made->out = v.out;
@@ -139,7 +141,9 @@ Result<CpuOp*> make_matmul(const BuildContext& ctx, const cpu_fb::Op* op) {
   if (!read_operand(ctx, v.in[0], params->a_strides(), params->a_offset(), batch, m, k, &made->a) ||
       !read_operand(ctx, v.in[1], params->b_strides(), params->b_offset(), batch, k, n, &made->b)) {
     delete made;
-    return Error::InvalidProgram;
+    return refuse("a matmul operand is not a plain float view inside its value (batch %lld, "
+                  "m %lld, k %lld, n %lld)", static_cast<long long>(batch),
+                  static_cast<long long>(m), static_cast<long long>(k), static_cast<long long>(n));
   }
   return static_cast<CpuOp*>(made);
 }

@@ -129,15 +129,17 @@ Result<CpuOp*> make_softmax(const BuildContext& ctx, const cpu_fb::Op* op) {
 Result<CpuOp*> make_layer_norm(const BuildContext& ctx, const cpu_fb::Op* op) {
   const cpu_fb::LayerNorm* params = op->params_as_LayerNorm();
   OpValues v;
-  if (params == nullptr || !read_op_values(ctx, op, 1, 1, &v)) return Error::InvalidProgram;
+  if (params == nullptr) return refuse("a layer norm without parameters");
+  if (!read_op_values(ctx, op, 1, 1, &v)) return Error::InvalidProgram;
   const ValueInfo& in = ctx.values[v.in[0]];
   const ValueInfo& out = ctx.values[v.out];
   const int k = params->normalized_dims();
+  // Any eps: as in PyTorch, rows whose variance (mean square) + eps is
+  // negative come out NaN, which the kernels' 1 / sqrt gives too.
   if (!same_sizes(in, out) || in.layout != Layout::Plain || out.layout != Layout::Plain || k < 1 ||
-      k > in.dim || !(params->eps() >= 0.0f)) {
-    EMBER_LOG(Error, "cpu backend: layer norm over %d dims of a rank-%d value (plain, eps >= 0)",
-              k, in.dim);
-    return Error::InvalidProgram;
+      k > in.dim) {
+    return refuse("layer norm over %d dims of a rank-%d value (plain in and out, of one shape)", k,
+                  in.dim);
   }
   size_t n = 1;
   for (int d = in.dim - k; d < in.dim; ++d) n *= static_cast<size_t>(in.sizes[d]);

@@ -2,13 +2,29 @@
 // lists, and the row-major strides of a value's logical sizes.
 #pragma once
 
+#include <cstdarg>
 #include <cstdint>
+#include <cstdio>
 #include <new>
 
 #include "backends/cpu/runtime/ops/ops.h"
 #include "runtime/core/log.h"
 
 namespace ember::cpu {
+
+// Logs why a factory refuses its op and returns InvalidProgram. Every refusal
+// says why: init wraps the reason into the message naming the op and its
+// node, which the exporter shows when it keeps such a claim off the backend.
+inline Error refuse(const char* format, ...) __attribute__((format(printf, 1, 2)));
+inline Error refuse(const char* format, ...) {
+  char why[320];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(why, sizeof(why), format, args);
+  va_end(args);
+  EMBER_LOG(Error, "cpu backend: %s", why);
+  return Error::InvalidProgram;
+}
 
 // Value ids of an op's inputs and outputs, checked against the delegate.
 struct OpValues {
@@ -31,14 +47,24 @@ inline bool read_op_values(const BuildContext& ctx, const cpu_fb::Op* op, size_t
   }
   for (size_t i = 0; i < n; ++i) {
     v->in[i] = ins->Get(static_cast<flatbuffers::uoffset_t>(i));
-    if (v->in[i] >= ctx.num_values) return false;
+    if (v->in[i] >= ctx.num_values) {
+      refuse("input %zu names value %u of %zu", i, v->in[i], ctx.num_values);
+      return false;
+    }
   }
   v->out = outs->Get(0);
   v->num_in = n;
-  if (v->out >= ctx.num_values) return false;
+  if (v->out >= ctx.num_values) {
+    refuse("the output names value %u of %zu", v->out, ctx.num_values);
+    return false;
+  }
   const ValueKind kind = ctx.values[v->out].kind;
   // An op writes scratch or output values only, never inputs or constants.
-  return kind == ValueKind::Scratch || kind == ValueKind::Output;
+  if (kind != ValueKind::Scratch && kind != ValueKind::Output) {
+    refuse("the output (value %u) is an input or a constant", v->out);
+    return false;
+  }
+  return true;
 }
 
 inline bool same_sizes(const ValueInfo& a, const ValueInfo& b) {

@@ -266,10 +266,13 @@ Result<CpuOp*> make_adaptive_avg_pool2d(const BuildContext& ctx, const cpu_fb::O
   if (params->output_size() != nullptr && params->output_size()->size() > 0 &&
       (param(params->output_size(), 0, 0) != s.out_h ||
        param(params->output_size(), 1, 0) != s.out_w)) {
-    return Error::InvalidProgram;
+    return refuse("the adaptive pool's output size differs from its output's");
   }
-  if ((s.out_h < 1 || s.out_w < 1) && s.batch * s.c > 0) return Error::InvalidProgram;
-  if (s.in_h < 1 || s.in_w < 1) return Error::InvalidProgram;
+  if ((s.out_h < 1 || s.out_w < 1 || s.in_h < 1 || s.in_w < 1) && s.batch * s.c > 0) {
+    return refuse("an adaptive pool from %lldx%lld to %lldx%lld pixels",
+                  static_cast<long long>(s.in_h), static_cast<long long>(s.in_w),
+                  static_cast<long long>(s.out_h), static_cast<long long>(s.out_w));
+  }
   AdaptiveAvgPoolOp* made = new (std::nothrow) AdaptiveAvgPoolOp();
   if (made == nullptr) return Error::MemoryAllocationFailed;
   made->x = v.in[0];

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 
 from torch.fx import Node
 
@@ -20,6 +21,7 @@ from ember.backends.cpu import (  # noqa: F401
     ops_quant,
     ops_static,
 )
+from ember.passes.debug_handles import debug_handle
 from ember.passes.graph import ProgramGraph
 
 
@@ -45,3 +47,16 @@ class CpuBackend(Backend):
 
     def preprocess(self, subgraph: ProgramGraph, compile_specs: Mapping[str, bytes]) -> bytes:
         return lowering.lower(subgraph)
+
+    def refused_nodes(self, nodes: Sequence[Node], processed: bytes | None,
+                      reason: str) -> set[Node]:
+        # Init names the op it refused and the node that op was lowered from
+        # ("op 3 (LayerNorm, node 17) refused: ..."; cpu_backend.cpp's
+        # refuse_op): that node alone goes back, unless init named none.
+        found = _REFUSED_OP.search(reason)
+        handle = int(found.group(1)) if found else 0
+        culprits = {n for n in nodes if handle and debug_handle(n) == handle}
+        return culprits or set(nodes)
+
+
+_REFUSED_OP = re.compile(r"op \d+ \(\w*, node (\d+)\) refused")

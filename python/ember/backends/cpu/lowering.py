@@ -215,10 +215,18 @@ class Builder:
             other_id = self.converted.get((other_id, mine.layout), other_id)
         other_at = self._producer(other_id)
         theirs = self.values[other_id]
+        written = self.values[producer.outputs[0]]
         if (theirs.sizes != mine.sizes or theirs.layout != mine.layout
                 or theirs.dtype != DataType.DataType.Float32 or list(static_sizes(node)) != mine.sizes
-                or (other_at is not None and other_at >= at)):
+                or (other_at is not None and other_at >= at)
+                or math.prod(mine.sizes) != math.prod(written.sizes)):
             return None
+        if mine is not written:
+            # The source is a view of all of the op's output (a 1-D
+            # convolution's [N, C, L] of its [N, C, 1, L], or that transposed
+            # back to [N, L, C]): same bytes, so the addend, lying as the view
+            # does, read as the op's output is the same bytes as well.
+            other_id = self.value(written.sizes, layout=written.layout, alias_of=other_id)
         producer.inputs.append(other_id)
         self.clamp_op = at  # a clamp after the add applies after the residual
         return value_id

@@ -37,8 +37,13 @@ def _addmm_claim(node: Node) -> str | None:
 
 
 def _conv_claim(node: Node) -> str | None:
-    if node.args[0].meta["val"].dim() not in (3, 4):
+    x = node.args[0].meta["val"]
+    if x.dim() not in (3, 4):
         return "not a 1-D or 2-D convolution"
+    if x.shape[1] == 0:
+        # PyTorch then returns an empty tensor of the input's shape, not the
+        # output's: nothing to compute, and no geometry the op could check.
+        return "no input channels"
     return None  # the weight: CONSTANT_ARGS
 
 
