@@ -274,11 +274,13 @@ struct KernelRegistration<false> {
   static Error add(const KernelEntry&) { return Error::Ok; }
 };
 
-// A kernel's declared dtypes, narrowed to the ones a selective build chose
-// for its operator, so that a program calling it with another dtype is
-// refused at load.
-constexpr DtypeMask selected_dtypes(const char* name, DtypeMask declared) {
-  return declared & selection::op_dtypes(name);
+// A kernel's entry with its declared dtypes narrowed to the ones a selective
+// build chose for its operator, so that a program calling it with another
+// dtype is refused at load.
+constexpr KernelEntry narrowed_to_selection(KernelEntry entry) {
+  entry.self_dtypes &= selection::op_dtypes(entry.name);
+  entry.tensor_dtypes &= selection::op_dtypes(entry.name);
+  return entry;
 }
 
 }  // namespace ember::detail
@@ -290,47 +292,44 @@ constexpr DtypeMask selected_dtypes(const char* name, DtypeMask declared) {
       ::ember::detail::KernelRegistration<::ember::selection::op_selected(name)>::add(          \
           EMBER_CONCAT_(ember_kernel_entry_, __LINE__))
 
+// The registration macros' common part: a kernel entry, narrowed to the
+// selection's dtypes.
+#define EMBER_REGISTER_SELECTED_(name, entry_expr) \
+  EMBER_REGISTER_ENTRY_(name, ::ember::detail::narrowed_to_selection(entry_expr))
+
 // Registers `fn` under `name` when the program starts, for a self (first
 // tensor input) of the dtypes in `self_dtypes`. Kernel libraries are linked
 // whole-archive so that these initializers are kept.
-#define EMBER_REGISTER_KERNEL(name, fn, self_dtypes)                                   \
-  EMBER_REGISTER_ENTRY_(name, (::ember::make_kernel_entry<decltype(&fn), &fn>(          \
-                                  name, ::ember::detail::selected_dtypes(name, self_dtypes), \
-                                  false,                                                 \
-                                  ::ember::detail::selected_dtypes(                      \
-                                      name, ::ember::default_tensor_dtypes(self_dtypes)))))
+#define EMBER_REGISTER_KERNEL(name, fn, self_dtypes)                                 \
+  EMBER_REGISTER_SELECTED_(name, (::ember::make_kernel_entry<decltype(&fn), &fn>(     \
+                                     name, (self_dtypes), false,                      \
+                                     ::ember::default_tensor_dtypes(self_dtypes))))
 
 // The same for a kernel that works through strides, so any dim order will do.
-#define EMBER_REGISTER_STRIDED_KERNEL(name, fn, self_dtypes)                           \
-  EMBER_REGISTER_ENTRY_(name, (::ember::make_kernel_entry<decltype(&fn), &fn>(          \
-                                  name, ::ember::detail::selected_dtypes(name, self_dtypes), \
-                                  true,                                                  \
-                                  ::ember::detail::selected_dtypes(                      \
-                                      name, ::ember::default_tensor_dtypes(self_dtypes)))))
+#define EMBER_REGISTER_STRIDED_KERNEL(name, fn, self_dtypes)                         \
+  EMBER_REGISTER_SELECTED_(name, (::ember::make_kernel_entry<decltype(&fn), &fn>(     \
+                                     name, (self_dtypes), true,                       \
+                                     ::ember::default_tensor_dtypes(self_dtypes))))
 
 // A kernel whose tensors other than self may have the dtypes in
 // `tensor_dtypes` (a real self with a complex out: view_as_complex, _fft_r2c).
-#define EMBER_REGISTER_KERNEL_DTYPES(name, fn, self_dtypes, tensor_dtypes)             \
-  EMBER_REGISTER_ENTRY_(name, (::ember::make_kernel_entry<decltype(&fn), &fn>(          \
-                                  name, ::ember::detail::selected_dtypes(name, self_dtypes), \
-                                  false, ::ember::detail::selected_dtypes(name, tensor_dtypes))))
+#define EMBER_REGISTER_KERNEL_DTYPES(name, fn, self_dtypes, tensor_dtypes)           \
+  EMBER_REGISTER_SELECTED_(name, (::ember::make_kernel_entry<decltype(&fn), &fn>(     \
+                                     name, (self_dtypes), false, (tensor_dtypes))))
 
 // A kernel that needs scratch memory: `temp_bytes(args)` says how much, at load.
-#define EMBER_REGISTER_KERNEL_WITH_TEMP(name, fn, self_dtypes, tensor_dtypes, temp_bytes)   \
-  EMBER_REGISTER_ENTRY_(name, (::ember::make_kernel_entry<decltype(&fn), &fn>(               \
-                                  name, ::ember::detail::selected_dtypes(name, self_dtypes),  \
-                                  false, ::ember::detail::selected_dtypes(name, tensor_dtypes), \
-                                  ::ember::KernelRank::Portable, (temp_bytes))))
+#define EMBER_REGISTER_KERNEL_WITH_TEMP(name, fn, self_dtypes, tensor_dtypes, temp_bytes) \
+  EMBER_REGISTER_SELECTED_(name, (::ember::make_kernel_entry<decltype(&fn), &fn>(          \
+                                     name, (self_dtypes), false, (tensor_dtypes),          \
+                                     ::ember::KernelRank::Portable, (temp_bytes))))
 
 // Registers an optimized kernel: it outranks the portable kernel of the same
 // name, so it is the one found whatever order the libraries initialize in. It
 // must declare the same dtypes as the portable kernel it replaces (calling
 // that kernel for the cases it does not speed up), so that load-time dtype
 // checks do not depend on which libraries are linked.
-#define EMBER_REGISTER_OPTIMIZED_KERNEL(name, fn, self_dtypes)                         \
-  EMBER_REGISTER_ENTRY_(name, (::ember::make_kernel_entry<decltype(&fn), &fn>(          \
-                                  name, ::ember::detail::selected_dtypes(name, self_dtypes), \
-                                  false,                                                 \
-                                  ::ember::detail::selected_dtypes(                      \
-                                      name, ::ember::default_tensor_dtypes(self_dtypes)),    \
-                                  ::ember::KernelRank::Optimized)))
+#define EMBER_REGISTER_OPTIMIZED_KERNEL(name, fn, self_dtypes)                       \
+  EMBER_REGISTER_SELECTED_(name, (::ember::make_kernel_entry<decltype(&fn), &fn>(     \
+                                     name, (self_dtypes), false,                      \
+                                     ::ember::default_tensor_dtypes(self_dtypes),     \
+                                     ::ember::KernelRank::Optimized)))

@@ -28,12 +28,10 @@ struct SelectedOp {
 namespace ember::selection {
 
 #if defined(EMBER_SELECTED_KERNELS_HEADER)
-constexpr bool kSelectiveBuild = true;
 // One registry slot per selected operator name: optimized and portable
 // kernels of one operator share a slot.
 constexpr size_t kRegistryCapacity = kNumSelectedOps;
 #else
-constexpr bool kSelectiveBuild = false;
 // Every operator of the portable and optimized libraries, with room for the
 // kernels that tests and applications add.
 constexpr size_t kRegistryCapacity = 1280;
@@ -48,21 +46,22 @@ constexpr bool names_equal(const char* a, const char* b) {
 }
 
 #if defined(EMBER_SELECTED_KERNELS_HEADER)
-// Whether a build registers operator `name`.
-constexpr bool op_selected(const char* name) {
+// The selection's entry for operator `name` (null: left out).
+constexpr const SelectedOp* find_selected_op(const char* name) {
   for (size_t i = 0; i < kNumSelectedOps; ++i) {
-    if (names_equal(kSelectedOps[i].name, name)) return true;
+    if (names_equal(kSelectedOps[i].name, name)) return &kSelectedOps[i];
   }
-  return false;
+  return nullptr;
 }
+
+// Whether a build registers operator `name`.
+constexpr bool op_selected(const char* name) { return find_selected_op(name) != nullptr; }
 
 // The dtypes a build registers operator `name` for: its calls' tensors'
 // dtypes in a selective build.
 constexpr DtypeMask op_dtypes(const char* name) {
-  for (size_t i = 0; i < kNumSelectedOps; ++i) {
-    if (names_equal(kSelectedOps[i].name, name)) return kSelectedOps[i].dtypes;
-  }
-  return 0;
+  const SelectedOp* op = find_selected_op(name);
+  return op != nullptr ? op->dtypes : 0;
 }
 #else
 constexpr bool op_selected(const char*) { return true; }
