@@ -109,6 +109,7 @@ def measures(tree: Path, exe_name: str) -> dict:
         "program_ram_bytes": total["data"] + total["bss"],
         "stripped_file_bytes": stripped_bytes(tree / exe_name),
         "groups": exe["groups"],
+        "components": exe["components"],
     }
 
 
@@ -129,8 +130,7 @@ def size_own_programs(ptes: list[Path], out: Path, detail: bool) -> int:
         step(f"running {pte.name} once on generated inputs")
         run([str(tree / exe), str(pte)], stdout=subprocess.DEVNULL)
     numbers = measures(tree, exe)
-    report = size_report.report(str(tree / exe))
-    print(size_report._table(report["components"] if detail else report["groups"]))
+    print(size_report._table(numbers["components"] if detail else numbers["groups"]))
     print(f"\n{exe}: {numbers['program_bytes']:,} bytes of code and data "
           f"({numbers['stripped_file_bytes']:,} stripped on disk), "
           f"{numbers['program_ram_bytes']:,} bytes of static RAM; the core alone "
