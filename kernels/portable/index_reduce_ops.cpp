@@ -189,7 +189,7 @@ void put_out(KernelContext& ctx, const Tensor& self, const Tensor& index, const 
     const T* v = source.const_data_ptr<T>();
     std::memcpy(y, self.const_data_ptr(), self.nbytes());
     for (int64_t i = 0; i < index.numel(); ++i) {
-      int64_t k;
+      int64_t k = 0;  // the indices were checked above
       read_index(ctx, op, index, i, self.numel(), &k);
       if (accumulate) {
         y[k] = convert<T>(wrapping_add(static_cast<opmath_t<T>>(y[k]), static_cast<opmath_t<T>>(v[i])));
