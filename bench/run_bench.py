@@ -246,7 +246,8 @@ def measure_worker(peer: str, model_dir: Path, threads: int, args, worker_peer: 
     env = dict(os.environ, OMP_NUM_THREADS=str(threads), HF_HUB_OFFLINE="1",
                PYTHONPATH=_pythonpath())
     cmd = [sys.executable, str(HERE / "worker.py"), worker_peer, str(model_dir), str(threads),
-           str(args.runs), str(args.seconds), str(args.warmup), str(result_path),
+           str(args.runs), str(args.seconds), str(args.warmup), str(args.warmup_seconds),
+           str(result_path),
            str(max(args.timeout - 10, args.timeout * 0.8))]
     proc = run_measured(cmd, args.timeout, model_dir / f"log_{worker_peer}_t{threads}.txt", env)
     row: dict = {"peak_rss": proc["peak_rss"], "wall_s": proc["wall_s"]}
@@ -282,7 +283,9 @@ def measure_ember(model_dir: Path, args, peer: str = "ember", threads: int = 1) 
     median/min/mean, load+init and peak RSS."""
     py = measure_worker(peer, model_dir, threads, args, worker_peer=f"{peer}_py")
     runs = py.get("runs") or args.runs
-    warmup = min(args.warmup, py.get("warmup_runs") or args.warmup)
+    # As many warm-up runs as the binding needed to pass --warmup-seconds: ember_run starts
+    # its own threads, which need the same settling time.
+    warmup = py.get("warmup_runs") or args.warmup
     out_dir = model_dir / f"{peer}_run_out_t{threads}"
     out_dir.mkdir(exist_ok=True)
     inputs = sorted(model_dir.glob("input_*.npy"), key=lambda p: int(p.stem.split("_")[1]))
@@ -589,7 +592,7 @@ def write_markdown(path: Path, results: list[dict], machine: dict, rt: dict, arg
         (f"- torch {v['torch']}, executorch {v['executorch']}, onnxruntime {v['onnxruntime']}, "
          f"onnx {v['onnx']}, transformers {v['transformers']}"),
         f"- Command: `{' '.join(args.argv)}`",
-        (f"- Runs: warm-up up to {args.warmup}, then up to {args.runs} timed runs or "
+        (f"- Runs: warm-up at least {args.warmup} runs and {args.warmup_seconds:g} s, then up to {args.runs} timed runs or "
          f"{args.seconds:g} s per measurement (at least 3 runs unless over 2x the time box)"
          + (f"; {args.rounds} rounds with the peers interleaved, each peer's lowest median kept"
             if args.rounds > 1 else "")),
@@ -626,7 +629,10 @@ def parse_args(argv=None):
     p.add_argument("--threads", default="1,2", help="comma list of thread counts (default 1,2)")
     p.add_argument("--runs", type=int, default=20, help="max timed runs per measurement (20)")
     p.add_argument("--seconds", type=float, default=5.0, help="time box per measurement (5 s)")
-    p.add_argument("--warmup", type=int, default=3, help="max warm-up runs (3)")
+    p.add_argument("--warmup", type=int, default=3, help="least warm-up runs (3)")
+    p.add_argument("--warmup-seconds", type=float, default=0.5,
+                   help="least warm-up time, so that new threads have settled (0.5 s; "
+                        "warm-up never takes more than half the time box)")
     p.add_argument("--rounds", type=int, default=1,
                    help="measure every peer this many times, interleaved, and keep each "
                         "peer's lowest median (1)")
@@ -687,7 +693,7 @@ def main(argv=None) -> int:
     if args.json:
         rt_public = {k: v for k, v in rt.items() if k != "op_file"}
         payload = {"machine": machine, "settings": {k: getattr(args, k) for k in
-                   ("models", "peers", "threads", "runs", "seconds", "warmup", "timeout")},
+                   ("models", "peers", "threads", "runs", "seconds", "warmup", "warmup_seconds", "timeout")},
                    "ember_runtime": rt_public, "total_s": total, "results": results}
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(payload, indent=1, default=str))

@@ -27,28 +27,33 @@ def rss_bytes() -> int:
             return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
-def timed_loop(fn, runs: int, seconds: float, warmup: int, first_s: float,
+def timed_loop(fn, runs: int, seconds: float, warmup: int, warmup_s: float, first_s: float,
                deadline: float) -> tuple[list[float], int, str]:
-    """Warm-up (at most `warmup` more runs, at most half the time box), then time until
-    `runs` runs or `seconds` have passed (at least 3 runs unless that would pass twice
-    the time box).  Never starts a run that would likely end after `deadline`
-    (perf_counter time); a model whose first run exceeded the time box gets no
-    further warm-up."""
+    """Warm-up (at least `warmup` more runs and at least `warmup_s` seconds, at most half
+    the time box), then time until `runs` runs or `seconds` have passed (at least 3 runs
+    unless that would pass twice the time box).  Never starts a run that would likely end
+    after `deadline` (perf_counter time); a model whose first run exceeded the time box gets
+    no further warm-up.
+
+    The time floor matters for threads: on a VM a freshly started worker thread runs slowly
+    for its first ~100-200 ms (measured: 2-thread MobileNetV2 took 4.2 ms per run for the
+    first ~30 runs and 3.0 ms after, in Ember and in ExecuTorch's pthreadpool alike), so a
+    run-count warm-up timed the operating system's settling, not the peer."""
     note = ""
     last = first_s
     fits = lambda: time.perf_counter() + last * 1.2 < deadline
     start = time.perf_counter()
     done_warmup = 0
     if first_s < seconds:
-        for _ in range(max(warmup, 0)):
-            if not fits():
+        limit_s = min(warmup_s, seconds / 2)
+        while fits():
+            elapsed = time.perf_counter() - start
+            if elapsed > seconds / 2 or (done_warmup >= warmup and elapsed >= limit_s):
                 break
             t0 = time.perf_counter()
             fn()
             last = time.perf_counter() - t0
             done_warmup += 1
-            if time.perf_counter() - start > seconds / 2:
-                break
     times: list[float] = []
     start = time.perf_counter()
     while len(times) < runs:
@@ -88,10 +93,11 @@ def preimport_pickled_modules(path: Path) -> None:
 
 def main() -> int:
     started = time.perf_counter()
-    peer, model_dir, threads, runs, seconds, warmup, result_path, budget = sys.argv[1:9]
+    peer, model_dir, threads, runs, seconds, warmup, warmup_s, result_path, budget = sys.argv[1:10]
     deadline = started + float(budget)
     model_dir = Path(model_dir)
     threads, runs, seconds, warmup = int(threads), int(runs), float(seconds), int(warmup)
+    warmup_s = float(warmup_s)
     inputs = [np.load(p) for p in sorted(model_dir.glob("input_*.npy"),
                                           key=lambda p: int(p.stem.split("_")[1]))]
     result: dict = {"peer": peer, "threads_requested": threads}
@@ -184,7 +190,7 @@ def main() -> int:
     first_s = time.perf_counter() - t0
     result["first_run_ms"] = first_s * 1e3
     np.save(model_dir / f"out_{peer}_t{threads}.npy", np.asarray(to_numpy(first), dtype=np.float32))
-    times, done_warmup, note = timed_loop(run, runs, seconds, max(warmup - 1, 0), first_s, deadline)
+    times, done_warmup, note = timed_loop(run, runs, seconds, max(warmup - 1, 0), warmup_s, first_s, deadline)
     result["warmup_runs"] = done_warmup + 1
     if not times:   # too slow for even one more run: report the cold first run, say so
         times = [first_s * 1e3]
