@@ -863,14 +863,17 @@ class _MaskedSdpa(nn.Module):
         return F.scaled_dot_product_attention(q, k, v, attn_mask=keep)
 
 
-@pytest.mark.xfail(strict=True, reason="known: Ember's scaled_dot_product_attention "
-                   "decomposition (passes/capture.py) uses a plain softmax, NaN for a query "
-                   "whose keys are all masked; torch's math attention gives 0 there")
+@pytest.mark.parametrize("mask_kind", ["bool", "float"])
 @pytest.mark.parametrize("backends", ["default", "portable"])
-def test_sdpa_fully_masked_row(backends: str, tmp_path) -> None:
+def test_sdpa_fully_masked_row(backends: str, mask_kind: str, tmp_path) -> None:
+    """torch gives 0 for a query whose keys are all masked (bool or -inf additive
+    mask), where a plain softmax gives NaN."""
     q, k, v = torch.randn(1, 2, 3, 4), torch.randn(1, 2, 5, 4), torch.randn(1, 2, 5, 4)
     keep = torch.ones(3, 5, dtype=torch.bool)
     keep[1] = False  # query 1 sees no key
+    keep[2, 3] = False
+    if mask_kind == "float":
+        keep = torch.zeros(3, 5).masked_fill(keep.logical_not(), float("-inf"))
     model = _MaskedSdpa().eval()
     kwargs = {} if backends == "default" else {"backends": ()}
     path = str(tmp_path / "m.pte")

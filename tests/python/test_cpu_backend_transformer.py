@@ -333,6 +333,26 @@ def test_attention_static_bool_mask(tmp_pte):
     assert_fused(backend, program)
 
 
+def test_attention_query_seeing_no_key_is_zero_and_fused(tmp_pte):
+    """torch gives 0 for a query whose every key is masked; the decomposition's guard
+    for it is absorbed by the Attention op (safe softmax), for a mask known at export
+    and for one given at run time."""
+    class Blinded(Sdpa):
+        def forward(self, x):
+            n = x.shape[1]
+            i = torch.arange(n)
+            window = ((i[:, None] - i[None, :]).abs() <= 3) & (i[:, None] != 5)
+            return super().forward(x, window)
+
+    backend, program = run(Blinded(32, 2), (torch.randn(1, 20, 32),), tmp_pte)
+    assert_fused(backend, program)
+    torch.manual_seed(6)
+    mask = torch.randn(2, 1, 23, 23)
+    mask[0, :, 4] = float("-inf")
+    backend, program = run(Sdpa(32, 4), (torch.randn(2, 23, 32), mask), tmp_pte)
+    assert_fused(backend, program)
+
+
 def test_attention_batch_and_eager_form(tmp_pte):
     torch.manual_seed(5)
     backend, program = run(EagerAttention(48, 4), (torch.randn(2, 33, 48),), tmp_pte)

@@ -229,8 +229,10 @@ struct Worker {
         }
       }
     }
-    // 1 / l: a row with every key masked has l = 0 and ends NaN, as in torch.
+    // 1 / l: a row with every key masked has l = 0 (its P V is 0) and ends
+    // NaN, as a plain softmax does, or stays 0 under a safe softmax.
     for (size_t r = 0; r < rows; ++r) {
+      if (l[r] == 0.0f && p.safe_softmax) continue;
       cfg.scale_row(out + static_cast<ptrdiff_t>(i0 + r) * os, e, 1.0f / l[r]);
     }
   }

@@ -50,6 +50,9 @@ struct F32AttentionProblem {
   // Query i attends to keys j <= i only (torch's tril, top-left aligned);
   // key blocks wholly above the diagonal are skipped, not computed.
   bool causal = false;
+  // A query whose every key is masked (-inf) gets 0, as torch's math
+  // scaled_dot_product_attention gives; otherwise NaN, as a plain softmax.
+  bool safe_softmax = false;
 };
 
 // --- variants ---

@@ -156,12 +156,21 @@ def _attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False
     if is_causal:
         keep = torch.ones(query.size(-2), key.size(-2), dtype=torch.bool, device=query.device).tril()
         scores = scores.masked_fill(keep.logical_not(), float("-inf"))
-    if attn_mask is not None:
-        if attn_mask.dtype == torch.bool:
-            scores = scores.masked_fill(attn_mask.logical_not(), float("-inf"))
-        else:
-            scores = scores + attn_mask
-    return torch.matmul(scores.softmax(-1), value)
+    if attn_mask is None:
+        return torch.matmul(scores.softmax(-1), value)
+    if attn_mask.dtype == torch.bool:
+        scores = scores.masked_fill(attn_mask.logical_not(), float("-inf"))
+        sees_a_key = attn_mask.any(-1, keepdim=True)
+    else:
+        scores = scores + attn_mask
+        sees_a_key = (attn_mask != float("-inf")).any(-1, keepdim=True)
+    # torch gives 0 for a query whose every key is masked, where a plain softmax of
+    # all -inf gives NaN. The rows are found from the mask alone and zeroed after the
+    # second product, so the pattern softmax -> bmm that backends fuse stays intact
+    # (the CPU backend's attention absorbs this guard); a mask known at export folds
+    # it away (constant_folding).
+    attended = torch.matmul(scores.softmax(-1), value)
+    return torch.where(sees_a_key, attended, 0.0)
 
 
 def first_line(error: Exception) -> str:

@@ -51,5 +51,26 @@ def fold_constants(program: ProgramGraph) -> ProgramGraph:
         folded = program.add_constant(result.detach().contiguous(), f"_folded_{node.name}", node)
         node.replace_all_uses_with(folded)
         program.graph.erase_node(node)
+    for node in list(program.graph.nodes):
+        _drop_select_of_all_true(node, program)
     program.drop_unused_constants()
     return program.recompile()
+
+
+def _drop_select_of_all_true(node: Node, program: ProgramGraph) -> None:
+    """where(c, a, b) with a constant c that is all True is a: the safe-softmax guard
+    of a scaled_dot_product_attention whose mask is known at export, for one."""
+    if node.op != "call_function" or node.target is not torch.ops.aten.where.self:
+        return
+    condition, chosen = node.args[0], node.args[1]
+    if not (isinstance(condition, Node) and program.is_constant(condition)
+            and isinstance(chosen, Node)):
+        return
+    mine, theirs = node.meta.get("val"), chosen.meta.get("val")
+    if not (isinstance(mine, torch.Tensor) and isinstance(theirs, torch.Tensor)):
+        return
+    if mine.shape != theirs.shape or mine.dtype != theirs.dtype:
+        return  # the select broadcasts or promotes: it is not a no-op
+    if bool(program.constant(condition).all()):
+        node.replace_all_uses_with(chosen)
+        program.graph.erase_node(node)

@@ -103,6 +103,7 @@ Result<CpuOp*> make_attention(const BuildContext& ctx, const cpu_fb::Op* op) {
   for (int i = 0; i < 4; ++i) p.mask_strides[i] = strides[3][i];
   p.scale = params->scale();
   p.causal = params->causal();
+  p.safe_softmax = params->safe_softmax();
   made->q = v.in[0];
   made->k = v.in[1];
   made->v = v.in[2];

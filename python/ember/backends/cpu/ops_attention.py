@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import weakref
 from collections.abc import Callable
+import dataclasses
 from dataclasses import dataclass
 
 import torch
@@ -53,6 +54,9 @@ class Match:
     scale: float
     mask: Node | None        # the additive mask, or the condition of a masked_fill
     fill: Node | None        # masked_fill's value (a scalar tensor), else None
+    # The safe-softmax guard after pv (where, its condition, its zero), which
+    # the op absorbs by zeroing the queries that see no key; empty if none.
+    guard: list[Node] = dataclasses.field(default_factory=list)
 
 
 def _val(node: object) -> torch.Tensor | None:
@@ -179,7 +183,53 @@ def match(softmax: Node) -> Match | None:
             or any(t.dtype != torch.float32 for t in (q, kt, v))):
         return None
     nodes = [*score_nodes, *prefix, softmax, *chain, pv]
-    return Match(qk, pv, softmax, nodes, scale, mask, fill)
+    return Match(qk, pv, softmax, nodes, scale, mask, fill, _safe_softmax_guard(pv, mask, fill))
+
+
+def _safe_softmax_guard(pv: Node, mask: Node | None, fill: Node | None) -> list[Node]:
+    """The guard Ember's scaled_dot_product_attention decomposition (passes/capture.py)
+    puts after the second product, exactly as it writes it:
+
+        where(any(keeps, -1, keepdim=True), view(pv), 0)
+        keeps = ne(mask, -inf) for an additive mask; for a bool mask `keep`, masked_fill's
+        condition is logical_not(keep) and keeps = keep
+
+    Its nodes [where, any, ne?, zero?], or [] when pv is not followed by one."""
+    if mask is None:
+        return []
+    node = pv
+    while _single_user(node):
+        (user,) = node.users
+        if user.target not in (aten.view.default, aten._unsafe_view.default):
+            break
+        node = user
+    if not _single_user(node):
+        return []
+    (where,) = node.users
+    if where.target is not aten.where.self or where.args[1] is not node:
+        return []
+    cond, zero = where.args[0], where.args[2]
+    shape, result = _val(node), _val(where)
+    if shape is None or result is None or tuple(shape.shape) != tuple(result.shape):
+        return []
+    if not (isinstance(zero, Node) and zero.target is aten.scalar_tensor.default
+            and zero.args[0] == 0):
+        return []
+    if not (isinstance(cond, Node) and cond.target is aten.any.dim and _single_user(cond)
+            and len(cond.args) == 3 and cond.args[2] is True
+            and cond.args[1] in (-1, _val(cond.args[0]).dim() - 1)):
+        return []
+    keeps = cond.args[0]
+    if fill is None:
+        if not (keeps.target is aten.ne.Scalar and keeps.args[0] is mask
+                and keeps.args[1] == float("-inf") and _single_user(keeps)):
+            return []
+        guard = [where, cond, keeps]
+    else:
+        if not (mask.target is aten.logical_not.default and mask.args[0] is keeps):
+            return []
+        guard = [where, cond]
+    return guard + ([zero] if _single_user(zero) else [])
 
 
 # --- masks known at export ---
@@ -237,7 +287,7 @@ def _patterns(program: ProgramGraph) -> dict[Node, Match | None]:
             # Kept on the node: the delegate's copy of the graph no longer
             # sees what the mask was computed from.
             node.meta[META_KEY] = kind
-            for n in m.nodes:
+            for n in m.nodes + m.guard:
                 found[n] = m
             if kind[0] != "input":
                 static_masks += [n for n in (m.mask, m.fill) if n is not None]
@@ -272,9 +322,11 @@ def find(subgraph: ProgramGraph) -> dict[Node, Callable[[Builder, Node], int] | 
         m = match(node)
         if m is None or META_KEY not in node.meta:
             continue
-        for n in m.nodes:
+        for n in m.nodes + m.guard:
             fusions[n] = None
         fusions[m.pv] = lambda b, pv, m=m: _lower(b, m)
+        if m.guard:  # the op zeroes what the guard would: its result is the view's
+            fusions[m.guard[0]] = lambda b, where: b.input(where.args[1])
     for node in subgraph.graph.nodes:
         if node.meta.get(EXPORT_ONLY):
             fusions.setdefault(node, None)
@@ -319,6 +371,7 @@ def _lower(b: Builder, m: Match) -> int:
 
     params = Attention.AttentionT()
     params.scale, params.causal = m.scale, kind == "causal"
+    params.safeSoftmax = bool(m.guard)
     params.sizes = [batch, heads, length, keys, head_dim, v_dim]
     params.qStrides = list(_split(q, heads)[:3])
     params.kStrides = list(_split(k, heads)[:3])

@@ -252,6 +252,58 @@ TEST(F32Attention, DotAndAddScaledMatchDouble) {
   }
 }
 
+// A query whose every key is masked: NaN under a plain softmax (torch's
+// softmax of all -inf), exactly 0 under the safe one (torch's math
+// scaled_dot_product_attention); the other rows are the same either way.
+// 300 keys span several key blocks, so the online softmax sees the row empty
+// block after block.
+TEST(F32Attention, SafeSoftmaxZeroesQueriesWithEveryKeyMasked) {
+  const size_t L = 9, S = 300, D = 16;
+  std::mt19937 gen(5);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> q(L * D), k(S * D), v(S * D), mask(L * S, 0.0f);
+  for (float& x : q) x = dist(gen);
+  for (float& x : k) x = dist(gen);
+  for (float& x : v) x = dist(gen);
+  for (size_t j = 0; j < S; ++j) mask[2 * S + j] = mask[7 * S + j] = -INFINITY;
+  for (size_t j = 0; j + 1 < S; ++j) mask[4 * S + j] = -INFINITY;  // one key left: not empty
+  const F32AttentionConfig& cfg = f32_attention_config();
+  const F32GemmConfig& gemm = f32_gemm_config();
+  auto run = [&](bool safe) {
+    std::vector<float> out(L * D, 7.0f);
+    F32AttentionProblem p;
+    p.q_len = L;
+    p.kv_len = S;
+    p.head_dim = p.v_head_dim = D;
+    p.q = q.data();
+    p.k = k.data();
+    p.v = v.data();
+    p.out = out.data();
+    p.q_strides[2] = p.k_strides[2] = p.v_strides[2] = p.out_strides[2] = D;
+    p.mask = mask.data();
+    p.mask_strides[2] = S;
+    p.mask_strides[3] = 1;
+    p.safe_softmax = safe;
+    std::vector<float> temp(f32_attention_temp_bytes(gemm, p, 1) / sizeof(float) + 16);
+    f32_attention(cfg, gemm, p, nullptr, temp.data());
+    return out;
+  };
+  const std::vector<float> plain = run(false), safe = run(true);
+  for (size_t i = 0; i < L; ++i) {
+    for (size_t e = 0; e < D; ++e) {
+      const float a = plain[i * D + e], b = safe[i * D + e];
+      if (i == 2 || i == 7) {
+        EXPECT_TRUE(std::isnan(a)) << "row " << i;
+        EXPECT_EQ(b, 0.0f) << "row " << i;
+      } else {
+        EXPECT_TRUE(std::isfinite(a)) << "row " << i;
+        EXPECT_EQ(a, b) << "row " << i << " col " << e;
+      }
+    }
+  }
+  for (size_t e = 0; e < D; ++e) EXPECT_NEAR(safe[4 * D + e], v[(S - 1) * D + e], 1e-6);
+}
+
 TEST(F32Attention, TheChosenVariantIsSupported) {
   EXPECT_TRUE(f32_attention_variant_supported(f32_attention_config()));
 }
