@@ -262,8 +262,68 @@ bool split_axis(KernelContext& ctx, const char* op, const Tensor& t, int64_t axi
   return true;
 }
 
-// clamp(round(x * (1 / scales)) + zero_points): the reciprocal and the product
-// in the scales' dtype (a float64 scale makes the product float64).
+// Blocks of elements that share one scale and zero point: block (o, g) is
+// elements [(o * channels + g) * inner, + inner), with parameters g. Per
+// channel it is the split around the axis; per token, one outer and a group
+// per row.
+//
+// clamp(round(x * (1 / scales)) [+ zero_points inside or outside the round]):
+// the reciprocal and the product in the scales' dtype (a float64 scale makes
+// the product float64). PyTorch's per-channel op adds the zero point after
+// rounding, its per-token op before.
+void quantize_groups(const float* x, const Tensor& scales, const Tensor& zero_points,
+                     const AxisSplit& split, bool shift_before_round, int64_t qmin, int64_t qmax,
+                     Tensor& out) {
+  with_quant_type(out.scalar_type(), [&](auto qtag) {
+    using Q = decltype(qtag);
+    Q* y = out.mutable_data_ptr<Q>();
+    with_float_type(scales.scalar_type(), [&](auto stag) {
+      using S = decltype(stag);
+      const S* sc = scales.const_data_ptr<S>();
+      for (int64_t o = 0; o < split.outer; ++o) {
+        for (int64_t g = 0; g < split.channels; ++g) {
+          const S inv = S(1) / sc[g];
+          const int64_t zp = int_at(zero_points, g);
+          const S shift = static_cast<S>(zp);
+          const int64_t base = (o * split.channels + g) * split.inner;
+          for (int64_t i = base; i < base + split.inner; ++i) {
+            const S v = shift_before_round ? std::nearbyint(static_cast<S>(x[i]) * inv + shift)
+                                           : std::nearbyint(static_cast<S>(x[i]) * inv) + shift;
+            y[i] = clamp_to<Q>(v, qmin, qmax, zp);
+          }
+        }
+      }
+    });
+  });
+}
+
+// (q - zero_points) * scales by block as above: the difference exact in int64,
+// the product in the scales' dtype, then cast to out.
+void dequantize_groups(const Tensor& input, const Tensor& scales, const Tensor* zero_points,
+                       const AxisSplit& split, Tensor& out) {
+  with_quant_type(input.scalar_type(), [&](auto qtag) {
+    using Q = decltype(qtag);
+    const Q* q = input.const_data_ptr<Q>();
+    with_float_type(scales.scalar_type(), [&](auto stag) {
+      using S = decltype(stag);
+      const S* sc = scales.const_data_ptr<S>();
+      with_float_type(out.scalar_type(), [&](auto ftag) {
+        using F = decltype(ftag);
+        F* y = out.mutable_data_ptr<F>();
+        for (int64_t o = 0; o < split.outer; ++o) {
+          for (int64_t g = 0; g < split.channels; ++g) {
+            const int64_t zp = zero_points != nullptr ? int_at(*zero_points, g) : 0;
+            const int64_t base = (o * split.channels + g) * split.inner;
+            for (int64_t i = base; i < base + split.inner; ++i) {
+              y[i] = static_cast<F>(static_cast<S>(static_cast<int64_t>(q[i]) - zp) * sc[g]);
+            }
+          }
+        }
+      });
+    });
+  });
+}
+
 void quantize_per_channel_out(KernelContext& ctx, const Tensor& input, const Tensor& scales,
                               const Tensor& zero_points, int64_t axis, int64_t qmin, int64_t qmax,
                               int64_t dtype, Tensor& out) {
@@ -275,30 +335,10 @@ void quantize_per_channel_out(KernelContext& ctx, const Tensor& input, const Ten
       !resize_output(ctx, out, input.sizes(), op)) {
     return;
   }
-  const float* x = input.const_data_ptr<float>();
-  with_quant_type(out.scalar_type(), [&](auto qtag) {
-    using Q = decltype(qtag);
-    Q* y = out.mutable_data_ptr<Q>();
-    with_float_type(scales.scalar_type(), [&](auto stag) {
-      using S = decltype(stag);
-      const S* sc = scales.const_data_ptr<S>();
-      for (int64_t o = 0; o < split.outer; ++o) {
-        for (int64_t c = 0; c < split.channels; ++c) {
-          const S inv = S(1) / sc[c];
-          const int64_t zp = int_at(zero_points, c);
-          const int64_t base = (o * split.channels + c) * split.inner;
-          for (int64_t i = base; i < base + split.inner; ++i) {
-            y[i] = clamp_to<Q>(std::nearbyint(static_cast<S>(x[i]) * inv) + static_cast<S>(zp),
-                               qmin, qmax, zp);
-          }
-        }
-      }
-    });
-  });
+  quantize_groups(input.const_data_ptr<float>(), scales, zero_points, split,
+                  /*shift_before_round=*/false, qmin, qmax, out);
 }
 
-// (q - zero_points) * scales: the difference exact in int64, the product in
-// the scales' dtype, then cast to out.
 void dequantize_per_channel_out(KernelContext& ctx, const Tensor& input, const Tensor& scales,
                                 const Tensor* zero_points, int64_t axis, int64_t qmin,
                                 int64_t qmax, int64_t dtype, std::optional<int64_t> out_dtype,
@@ -311,47 +351,21 @@ void dequantize_per_channel_out(KernelContext& ctx, const Tensor& input, const T
       !resize_output(ctx, out, input.sizes(), op)) {
     return;
   }
-  with_quant_type(input.scalar_type(), [&](auto qtag) {
-    using Q = decltype(qtag);
-    const Q* q = input.const_data_ptr<Q>();
-    with_float_type(scales.scalar_type(), [&](auto stag) {
-      using S = decltype(stag);
-      const S* sc = scales.const_data_ptr<S>();
-      with_float_type(out.scalar_type(), [&](auto ftag) {
-        using F = decltype(ftag);
-        F* y = out.mutable_data_ptr<F>();
-        for (int64_t o = 0; o < split.outer; ++o) {
-          for (int64_t c = 0; c < split.channels; ++c) {
-            const int64_t zp = zero_points != nullptr ? int_at(*zero_points, c) : 0;
-            const int64_t base = (o * split.channels + c) * split.inner;
-            for (int64_t i = base; i < base + split.inner; ++i) {
-              y[i] = static_cast<F>(static_cast<S>(static_cast<int64_t>(q[i]) - zp) * sc[c]);
-            }
-          }
-        }
-      });
-    });
-  });
+  dequantize_groups(input, scales, zero_points, split, out);
 }
 
 // --- per token -------------------------------------------------------------------
 
-// Rows of the last dim: the tokens.
-struct Rows {
-  int64_t count = 1, width = 1;
-};
-
-bool token_rows(KernelContext& ctx, const char* op, const Tensor& t, Rows* rows) {
+// The tokens: one group per row of the last dim.
+bool token_rows(KernelContext& ctx, const char* op, const Tensor& t, AxisSplit* rows) {
   if (t.dim() == 0) {
     ctx.fail(Error::InvalidArgument, "%s: per-token quantization needs at least one dim", op);
     return false;
   }
-  rows->width = t.size(t.dim() - 1);
-  rows->count = rows->width == 0 ? 0 : t.numel() / rows->width;
-  if (rows->width == 0) {
-    rows->count = 1;
-    for (int i = 0; i + 1 < t.dim(); ++i) rows->count *= t.size(i);
-  }
+  rows->outer = 1;
+  rows->inner = t.size(t.dim() - 1);
+  rows->channels = 1;
+  for (int i = 0; i + 1 < t.dim(); ++i) rows->channels *= t.size(i);
   return true;
 }
 
@@ -363,7 +377,7 @@ void choose_qparams_per_token_asymmetric_out(KernelContext& ctx, const Tensor& i
                                              Tensor& zero_point_out) {
   constexpr const char* op = "choose_qparams_per_token_asymmetric.out";
   (void)dtype;  // the parameters are int8's whatever dtype says, as in PyTorch
-  Rows rows;
+  AxisSplit rows;
   if (!check_float_input(ctx, op, input) || !token_rows(ctx, op, input, &rows) ||
       !check_dtype(ctx, op, "scale_out", scale_out, ScalarType::Double) ||
       !check_dtype(ctx, op, "zero_point_out", zero_point_out, ScalarType::Long)) {
@@ -376,7 +390,7 @@ void choose_qparams_per_token_asymmetric_out(KernelContext& ctx, const Tensor& i
   if (!resize_output(ctx, scale_out, shape, op) || !resize_output(ctx, zero_point_out, shape, op)) {
     return;
   }
-  if (rows.width == 0) {
+  if (rows.inner == 0) {
     ctx.fail(Error::InvalidArgument, "%s: a token has no elements", op);
     return;
   }
@@ -385,10 +399,10 @@ void choose_qparams_per_token_asymmetric_out(KernelContext& ctx, const Tensor& i
   const float* x = input.const_data_ptr<float>();
   double* scales = scale_out.mutable_data_ptr<double>();
   int64_t* zero_points = zero_point_out.mutable_data_ptr<int64_t>();
-  for (int64_t r = 0; r < rows.count; ++r) {
-    const float* row = x + r * rows.width;
+  for (int64_t r = 0; r < rows.channels; ++r) {
+    const float* row = x + r * rows.inner;
     float lo = row[0], hi = row[0];
-    for (int64_t i = 1; i < rows.width; ++i) {
+    for (int64_t i = 1; i < rows.inner; ++i) {
       lo = std::min(lo, row[i]);
       hi = std::max(hi, row[i]);
     }
@@ -409,30 +423,15 @@ void quantize_per_token_out(KernelContext& ctx, const Tensor& input, const Tenso
                             const Tensor& zero_points, int64_t qmin, int64_t qmax, int64_t dtype,
                             Tensor& out) {
   constexpr const char* op = "quantize_per_token.out";
-  Rows rows;
+  AxisSplit rows;
   if (!check_float_input(ctx, op, input) || !check_quantized(ctx, op, dtype, out, qmin, qmax) ||
       !token_rows(ctx, op, input, &rows) ||
-      !check_params(ctx, op, scales, &zero_points, rows.count) ||
+      !check_params(ctx, op, scales, &zero_points, rows.channels) ||
       !resize_output(ctx, out, input.sizes(), op)) {
     return;
   }
-  const float* x = input.const_data_ptr<float>();
-  with_quant_type(out.scalar_type(), [&](auto qtag) {
-    using Q = decltype(qtag);
-    Q* y = out.mutable_data_ptr<Q>();
-    with_float_type(scales.scalar_type(), [&](auto stag) {
-      using S = decltype(stag);
-      const S* sc = scales.const_data_ptr<S>();
-      for (int64_t r = 0; r < rows.count; ++r) {
-        const S inv = S(1) / sc[r];
-        const int64_t zp = int_at(zero_points, r);
-        for (int64_t i = r * rows.width; i < (r + 1) * rows.width; ++i) {
-          y[i] = clamp_to<Q>(std::nearbyint(static_cast<S>(x[i]) * inv + static_cast<S>(zp)),
-                             qmin, qmax, zp);
-        }
-      }
-    });
-  });
+  quantize_groups(input.const_data_ptr<float>(), scales, zero_points, rows,
+                  /*shift_before_round=*/true, qmin, qmax, out);
 }
 
 // (q - zero_points) * scales, then cast to output_dtype.
@@ -440,31 +439,14 @@ void dequantize_per_token_out(KernelContext& ctx, const Tensor& input, const Ten
                               const Tensor& zero_points, int64_t qmin, int64_t qmax, int64_t dtype,
                               int64_t output_dtype, Tensor& out) {
   constexpr const char* op = "dequantize_per_token.out";
-  Rows rows;
+  AxisSplit rows;
   if (!check_quantized(ctx, op, dtype, input, qmin, qmax) || !check_contiguous(ctx, op, input) ||
       !check_dequant_out(ctx, op, output_dtype, out) || !token_rows(ctx, op, input, &rows) ||
-      !check_params(ctx, op, scales, &zero_points, rows.count) ||
+      !check_params(ctx, op, scales, &zero_points, rows.channels) ||
       !resize_output(ctx, out, input.sizes(), op)) {
     return;
   }
-  with_quant_type(input.scalar_type(), [&](auto qtag) {
-    using Q = decltype(qtag);
-    const Q* q = input.const_data_ptr<Q>();
-    with_float_type(scales.scalar_type(), [&](auto stag) {
-      using S = decltype(stag);
-      const S* sc = scales.const_data_ptr<S>();
-      with_float_type(out.scalar_type(), [&](auto ftag) {
-        using F = decltype(ftag);
-        F* y = out.mutable_data_ptr<F>();
-        for (int64_t r = 0; r < rows.count; ++r) {
-          const int64_t zp = int_at(zero_points, r);
-          for (int64_t i = r * rows.width; i < (r + 1) * rows.width; ++i) {
-            y[i] = static_cast<F>(static_cast<S>(static_cast<int64_t>(q[i]) - zp) * sc[r]);
-          }
-        }
-      });
-    });
-  });
+  dequantize_groups(input, scales, &zero_points, rows, out);
 }
 
 // --- per channel group (4-bit weights) ---------------------------------------------
@@ -497,24 +479,10 @@ void dequantize_per_channel_group_out(KernelContext& ctx, const Tensor& input,
       !resize_output(ctx, out, input.sizes(), op)) {
     return;
   }
-  with_quant_type(input.scalar_type(), [&](auto qtag) {
-    using Q = decltype(qtag);
-    const Q* q = input.const_data_ptr<Q>();
-    with_float_type(scales.scalar_type(), [&](auto stag) {
-      using S = decltype(stag);
-      const S* sc = scales.const_data_ptr<S>();
-      with_float_type(out.scalar_type(), [&](auto ftag) {
-        using F = decltype(ftag);
-        F* y = out.mutable_data_ptr<F>();
-        for (int64_t g = 0; g < rows * groups; ++g) {
-          const int64_t zp = zero_points != nullptr ? int_at(*zero_points, g) : 0;
-          for (int64_t i = g * group_size; i < (g + 1) * group_size; ++i) {
-            y[i] = static_cast<F>(static_cast<S>(static_cast<int64_t>(q[i]) - zp) * sc[g]);
-          }
-        }
-      });
-    });
-  });
+  AxisSplit split;
+  split.channels = rows * groups;
+  split.inner = group_size;
+  dequantize_groups(input, scales, zero_points, split, out);
 }
 
 // Two signed 4-bit values a byte (element 2j low nibble, 2j+1 high, each + 8)
