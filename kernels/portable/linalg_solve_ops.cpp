@@ -168,6 +168,25 @@ bool load_pivots(KernelContext& ctx, const char* op, const Tensor& pivots, int64
   return true;
 }
 
+// X for op(A) X = B (left; x is n x k) or X op(A) = B (x is k x n), in place
+// in x, with A's LU factors in w and piv; op(A) is A^H when adjoint. xt is
+// n x k of scratch for the right-hand case:  X op(A) = B  <=>  op(A)^H X^H = B^H.
+template <typename S>
+void lu_solve_side(const S* w, const int64_t* piv, int64_t n, int64_t k, bool left, bool adjoint,
+                   S* x, S* xt) {
+  if (left) {
+    linalg::lu_solve(w, piv, n, x, k, adjoint ? kAdj : kNo);
+    return;
+  }
+  for (int64_t r = 0; r < k; ++r) {
+    for (int64_t c = 0; c < n; ++c) xt[c * k + r] = conj_if(x[r * n + c]);
+  }
+  linalg::lu_solve(w, piv, n, xt, k, adjoint ? kNo : kAdj);
+  for (int64_t r = 0; r < k; ++r) {
+    for (int64_t c = 0; c < n; ++c) x[r * n + c] = conj_if(xt[c * k + r]);
+  }
+}
+
 // X for LU X = B (left) or X LU = B; adjoint solves with LU^T.
 void lu_solve_impl(KernelContext& ctx, const char* op, const Tensor& lu, const Tensor& pivots,
                    const Tensor& b, bool left, bool adjoint, Tensor& out) {
@@ -194,18 +213,7 @@ void lu_solve_impl(KernelContext& ctx, const char* op, const Tensor& lu, const T
       batch::load(lu.const_data_ptr<T>() + ao * n * n, n * n, w);
       if (!load_pivots(ctx, op, pivots, ao * n, n, piv)) return;
       batch::load(b.const_data_ptr<T>() + p.batch.offset(1, i) * rows * cols, rows * cols, x);
-      if (left) {
-        linalg::lu_solve(w, piv, n, x, k, adjoint ? kAdj : kNo);
-      } else {
-        // X op(A) = B  <=>  op(A)^H X^H = B^H.
-        for (int64_t r = 0; r < rows; ++r) {
-          for (int64_t c = 0; c < cols; ++c) xt[c * rows + r] = conj_if(x[r * cols + c]);
-        }
-        linalg::lu_solve(w, piv, n, xt, rows, adjoint ? kNo : kAdj);
-        for (int64_t r = 0; r < rows; ++r) {
-          for (int64_t c = 0; c < cols; ++c) x[r * cols + c] = conj_if(xt[c * rows + r]);
-        }
-      }
+      lu_solve_side(w, piv, n, k, left, adjoint, x, xt);
       batch::store(x, rows * cols, out.mutable_data_ptr<T>() + i * rows * cols);
     }
   });
@@ -248,14 +256,12 @@ bool prepare_lu_outs(KernelContext& ctx, const char* op, const Tensor& A, Tensor
   return resize_with_batch(ctx, op, A, pivots, tail, 1);
 }
 
-void linalg_det_out(KernelContext& ctx, const Tensor& A, Tensor& result, Tensor& lu,
-                    Tensor& pivots) {
-  const char* op = "_linalg_det.result";
-  Matrices a;
-  if (!prepare_lu_outs(ctx, op, A, lu, pivots, &a) || !check_linalg_out(ctx, op, A, result) ||
-      !resize_output(ctx, result, batch_sizes(A), op)) {
-    return;
-  }
+// Factors every matrix of A in turn (writing lu and pivots) and calls
+// fn(tag, b, w, piv, info) with matrix b's factors: det and slogdet read
+// them off the diagonal.
+template <typename Fn>
+void for_each_lu(KernelContext& ctx, const char* op, const Tensor& A, const Matrices& a,
+                 Tensor& lu, Tensor& pivots, Fn&& fn) {
   const int64_t n = a.rows;
   int64_t* piv = allocate_temp_array<int64_t>(ctx, op, static_cast<size_t>(n));
   if (piv == nullptr) return;
@@ -267,11 +273,28 @@ void linalg_det_out(KernelContext& ctx, const Tensor& A, Tensor& result, Tensor&
     for (int64_t b = 0; b < a.count; ++b) {
       int64_t info;
       factor_batch<T>(ctx, op, A, n, w, piv, &lu, &pivots, b, &info);
-      S det = S(1);
-      for (int64_t i = 0; i < n; ++i) det *= (piv[i] != i ? S(-1) : S(1)) * w[i * n + i];
-      result.mutable_data_ptr<T>()[b] = static_cast<T>(det);
+      fn(tag, b, static_cast<const S*>(w), static_cast<const int64_t*>(piv), info);
     }
   });
+}
+
+void linalg_det_out(KernelContext& ctx, const Tensor& A, Tensor& result, Tensor& lu,
+                    Tensor& pivots) {
+  const char* op = "_linalg_det.result";
+  Matrices a;
+  if (!prepare_lu_outs(ctx, op, A, lu, pivots, &a) || !check_linalg_out(ctx, op, A, result) ||
+      !resize_output(ctx, result, batch_sizes(A), op)) {
+    return;
+  }
+  const int64_t n = a.rows;
+  for_each_lu(ctx, op, A, a, lu, pivots,
+              [&](auto tag, int64_t b, const auto* w, const int64_t* piv, int64_t) {
+                using T = typename decltype(tag)::type;
+                using S = linalg_scalar_t<T>;
+                S det = S(1);
+                for (int64_t i = 0; i < n; ++i) det *= (piv[i] != i ? S(-1) : S(1)) * w[i * n + i];
+                result.mutable_data_ptr<T>()[b] = static_cast<T>(det);
+              });
 }
 
 void linalg_slogdet_out(KernelContext& ctx, const Tensor& A, Tensor& sign, Tensor& logabsdet,
@@ -285,32 +308,25 @@ void linalg_slogdet_out(KernelContext& ctx, const Tensor& A, Tensor& sign, Tenso
     return;
   }
   const int64_t n = a.rows;
-  int64_t* piv = allocate_temp_array<int64_t>(ctx, op, static_cast<size_t>(n));
-  if (piv == nullptr) return;
-  for_linalg_dtype(ctx, op, A, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    using S = linalg_scalar_t<T>;
-    S* w = allocate_temp_array<S>(ctx, op, static_cast<size_t>(n * n));
-    if (w == nullptr) return;
-    for (int64_t b = 0; b < a.count; ++b) {
-      int64_t info;
-      factor_batch<T>(ctx, op, A, n, w, piv, &lu, &pivots, b, &info);
-      // sign = det / |det| (a unit complex number for complex A).
-      S s = S(1);
-      double log_abs = 0;
-      for (int64_t i = 0; i < n; ++i) {
-        const S d = w[i * n + i];
-        if (piv[i] != i) s = -s;
-        const double magnitude = std::abs(d);
-        if (magnitude != 0) s *= d / magnitude;
-        log_abs += std::log(magnitude);
-      }
-      if (info != 0) s = S(0);  // a zero pivot: det 0, log -inf
-      sign.mutable_data_ptr<T>()[b] = static_cast<T>(s);
-      logabsdet.mutable_data_ptr<linalg_real_t<T>>()[b] =
-          static_cast<linalg_real_t<T>>(log_abs);
-    }
-  });
+  for_each_lu(ctx, op, A, a, lu, pivots,
+              [&](auto tag, int64_t b, const auto* w, const int64_t* piv, int64_t info) {
+                using T = typename decltype(tag)::type;
+                using S = linalg_scalar_t<T>;
+                // sign = det / |det| (a unit complex number for complex A).
+                S s = S(1);
+                double log_abs = 0;
+                for (int64_t i = 0; i < n; ++i) {
+                  const S d = w[i * n + i];
+                  if (piv[i] != i) s = -s;
+                  const double magnitude = std::abs(d);
+                  if (magnitude != 0) s *= d / magnitude;
+                  log_abs += std::log(magnitude);
+                }
+                if (info != 0) s = S(0);  // a zero pivot: det 0, log -inf
+                sign.mutable_data_ptr<T>()[b] = static_cast<T>(s);
+                logabsdet.mutable_data_ptr<linalg_real_t<T>>()[b] =
+                    static_cast<linalg_real_t<T>>(log_abs);
+              });
 }
 
 void linalg_inv_ex_out(KernelContext& ctx, const Tensor& A, bool check_errors, Tensor& inverse,
@@ -416,18 +432,7 @@ void linalg_solve_ex_out(KernelContext& ctx, const Tensor& A, const Tensor& B, b
       const int32_t* p32 = pivots.const_data_ptr<int32_t>() + ao * n;
       for (int64_t r = 0; r < n; ++r) piv[r] = p32[r] - 1;
       batch::load(B.const_data_ptr<T>() + batch.offset(1, i) * rows * cols, rows * cols, x);
-      if (left) {
-        linalg::lu_solve(w, piv, n, x, k, kNo);
-      } else {
-        // X A = B  <=>  A^H X^H = B^H.
-        for (int64_t r = 0; r < rows; ++r) {
-          for (int64_t c = 0; c < cols; ++c) xt[c * rows + r] = conj_if(x[r * cols + c]);
-        }
-        linalg::lu_solve(w, piv, n, xt, rows, kAdj);
-        for (int64_t r = 0; r < rows; ++r) {
-          for (int64_t c = 0; c < cols; ++c) x[r * cols + c] = conj_if(xt[c * rows + r]);
-        }
-      }
+      lu_solve_side(w, piv, n, k, left, /*adjoint=*/false, x, xt);
       batch::store(x, rows * cols, result.mutable_data_ptr<T>() + i * rows * cols);
     }
   });
