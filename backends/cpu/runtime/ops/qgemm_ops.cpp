@@ -19,6 +19,21 @@ namespace {
 
 using namespace kernels::optimized;  // NOLINT: the int8 families' names
 
+// What every int8 GEMM problem here shares: m rows of int8 A (row stride k),
+// the packed weights, and C [m, n] (of the problem's own output type).
+template <typename Problem, typename Out>
+void describe_gemm(Problem& p, size_t m, size_t n, size_t k, const int8_t* a,
+                   const void* packed, Out* c) {
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.a = a;
+  p.lda = k;
+  p.packed_w = packed;
+  p.c = c;
+  p.ldc = n;
+}
+
 // Bytes of `count` elements of T rounded up to 64 (temp memory slices).
 template <typename T>
 size_t slice_bytes(size_t count) {
@@ -53,16 +68,9 @@ class Qs8LinearOp final : public CpuOp {
     void* workspace = state.op_temp;
     if (float_output) {
       Qd8F32GemmProblem p;
-      p.m = m;
-      p.n = n;
-      p.k = k;
-      p.a = a;
-      p.lda = k;
+      describe_gemm(p, m, n, k, a, packed, state.data[out]);
       p.a_zero = row_zero;
       p.a_scale = row_scale;
-      p.packed_w = packed;
-      p.c = state.data[out];
-      p.ldc = n;
       p.params = clamp;
       p.a_workspace = workspace;
       p.a_workspace_bytes = workspace_bytes;
@@ -70,14 +78,7 @@ class Qs8LinearOp final : public CpuOp {
       return;
     }
     Qs8GemmProblem p;
-    p.m = m;
-    p.n = n;
-    p.k = k;
-    p.a = a;
-    p.lda = k;
-    p.packed_w = packed;
-    p.c = reinterpret_cast<int8_t*>(state.data[out]);
-    p.ldc = n;
+    describe_gemm(p, m, n, k, a, packed, reinterpret_cast<int8_t*>(state.data[out]));
     p.requant = requant;
     p.a_workspace = workspace;
     p.a_workspace_bytes = workspace_bytes;
@@ -140,33 +141,19 @@ class Qd8LinearOp final : public CpuOp {
     clamp.max = act.high;
     if (qb4w != nullptr) {
       Qb4wGemmProblem p;
-      p.m = m;
-      p.n = n;
-      p.k = k;
+      describe_gemm(p, m, n, k, a, packed, state.data[out]);
       p.group = group;
-      p.a = a;
-      p.lda = k;
       p.a_zero = zero;
       p.a_scale = scale;
-      p.packed_w = packed;
-      p.c = state.data[out];
-      p.ldc = n;
       p.params = clamp;
       p.activation = hook.row();
       qd8_f32_qb4w_gemm(*qb4w, p, state.kernel_context);
       return;
     }
     Qd8F32GemmProblem p;
-    p.m = m;
-    p.n = n;
-    p.k = k;
-    p.a = a;
-    p.lda = k;
+    describe_gemm(p, m, n, k, a, packed, state.data[out]);
     p.a_zero = zero;
     p.a_scale = scale;
-    p.packed_w = packed;
-    p.c = state.data[out];
-    p.ldc = n;
     p.params = clamp;
     p.activation = hook.row();
     p.a_workspace = workspace;
