@@ -47,6 +47,30 @@ bool read_pair(KernelContext& ctx, const char* op, const Tensor& a, const Tensor
   return true;
 }
 
+// The loop every batched solve shares: for each pair of the broadcast batch,
+// A's n x n matrix into w and B's rows x cols into x (in the compute type S),
+// then solve(w, x, scratch, a_offset) (scratch: `extra` more elements; false
+// stops, the failure already reported), then x into out's pair.
+template <typename Solve>
+void solve_each_pair(KernelContext& ctx, const char* op, const Tensor& a, const Tensor& b,
+                     const Batch& batch, int64_t n, int64_t rows, int64_t cols, int64_t extra,
+                     Tensor& out, Solve&& solve) {
+  for_linalg_dtype(ctx, op, a, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using S = linalg_scalar_t<T>;
+    S* w = allocate_temp_array<S>(ctx, op, static_cast<size_t>(n * n + rows * cols + extra));
+    if (w == nullptr) return;
+    S* x = w + n * n;
+    for (int64_t i = 0; i < batch.count; ++i) {
+      const int64_t ao = batch.offset(0, i);
+      batch::load(a.const_data_ptr<T>() + ao * n * n, n * n, w);
+      batch::load(b.const_data_ptr<T>() + batch.offset(1, i) * rows * cols, rows * cols, x);
+      if (!solve(w, x, x + rows * cols, ao)) return;
+      batch::store(x, rows * cols, out.mutable_data_ptr<T>() + i * rows * cols);
+    }
+  });
+}
+
 // Solves with A given as a triangular matrix, for left (A X = B) or right
 // (X A = B) problems.
 void triangular_impl(KernelContext& ctx, const char* op, const Tensor& a, const Tensor& b,
@@ -57,19 +81,11 @@ void triangular_impl(KernelContext& ctx, const char* op, const Tensor& a, const 
   const int64_t rows = left ? n : k, cols = left ? k : n;
   const int64_t tail[2] = {rows, cols};
   if (!batch::resize_batched(ctx, op, p.batch, out, tail, 2)) return;
-  for_linalg_dtype(ctx, op, a, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    using S = linalg_scalar_t<T>;
-    S* w = allocate_temp_array<S>(ctx, op, static_cast<size_t>(n * n + rows * cols));
-    if (w == nullptr) return;
-    S* x = w + n * n;
-    for (int64_t i = 0; i < p.batch.count; ++i) {
-      batch::load(a.const_data_ptr<T>() + p.batch.offset(0, i) * n * n, n * n, w);
-      batch::load(b.const_data_ptr<T>() + p.batch.offset(1, i) * rows * cols, rows * cols, x);
-      linalg::triangular_solve(w, n, upper, mode, unit, left, x, rows, cols);
-      batch::store(x, rows * cols, out.mutable_data_ptr<T>() + i * rows * cols);
-    }
-  });
+  solve_each_pair(ctx, op, a, b, p.batch, n, rows, cols, 0, out,
+                  [&](const auto* w, auto* x, auto*, int64_t) {
+                    linalg::triangular_solve(w, n, upper, mode, unit, left, x, rows, cols);
+                    return true;
+                  });
 }
 
 void solve_triangular_out(KernelContext& ctx, const Tensor& self, const Tensor& B, bool upper,
@@ -110,21 +126,13 @@ void cholesky_solve_out(KernelContext& ctx, const Tensor& self, const Tensor& in
   const int64_t n = p.n, k = p.k;
   const int64_t tail[2] = {n, k};
   if (!batch::resize_batched(ctx, op, p.batch, out, tail, 2)) return;
-  for_linalg_dtype(ctx, op, self, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    using S = linalg_scalar_t<T>;
-    S* w = allocate_temp_array<S>(ctx, op, static_cast<size_t>(n * n + n * k));
-    if (w == nullptr) return;
-    S* x = w + n * n;
-    for (int64_t i = 0; i < p.batch.count; ++i) {
-      batch::load(input2.const_data_ptr<T>() + p.batch.offset(0, i) * n * n, n * n, w);
-      batch::load(self.const_data_ptr<T>() + p.batch.offset(1, i) * n * k, n * k, x);
-      // L L^H X = B: L Y = B, then L^H X = Y (U^H U X = B for upper).
-      linalg::triangular_solve(w, n, upper, upper ? kAdj : kNo, false, true, x, n, k);
-      linalg::triangular_solve(w, n, upper, upper ? kNo : kAdj, false, true, x, n, k);
-      batch::store(x, n * k, out.mutable_data_ptr<T>() + i * n * k);
-    }
-  });
+  solve_each_pair(ctx, op, input2, self, p.batch, n, n, k, 0, out,
+                  [&](const auto* w, auto* x, auto*, int64_t) {
+                    // L L^H X = B: L Y = B, then L^H X = Y (U^H U X = B for upper).
+                    linalg::triangular_solve(w, n, upper, upper ? kAdj : kNo, false, true, x, n, k);
+                    linalg::triangular_solve(w, n, upper, upper ? kNo : kAdj, false, true, x, n, k);
+                    return true;
+                  });
 }
 
 // cholesky_inverse(L) = (L L^T)^-1 (or (U^T U)^-1).
@@ -201,22 +209,12 @@ void lu_solve_impl(KernelContext& ctx, const char* op, const Tensor& lu, const T
   if (!batch::resize_batched(ctx, op, p.batch, out, tail, 2)) return;
   int64_t* piv = allocate_temp_array<int64_t>(ctx, op, static_cast<size_t>(n));
   if (piv == nullptr) return;
-  for_linalg_dtype(ctx, op, lu, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    using S = linalg_scalar_t<T>;
-    S* w = allocate_temp_array<S>(ctx, op, static_cast<size_t>(n * n + 2 * n * k));
-    if (w == nullptr) return;
-    S* x = w + n * n;
-    S* xt = x + n * k;
-    for (int64_t i = 0; i < p.batch.count; ++i) {
-      const int64_t ao = p.batch.offset(0, i);
-      batch::load(lu.const_data_ptr<T>() + ao * n * n, n * n, w);
-      if (!load_pivots(ctx, op, pivots, ao * n, n, piv)) return;
-      batch::load(b.const_data_ptr<T>() + p.batch.offset(1, i) * rows * cols, rows * cols, x);
-      lu_solve_side(w, piv, n, k, left, adjoint, x, xt);
-      batch::store(x, rows * cols, out.mutable_data_ptr<T>() + i * rows * cols);
-    }
-  });
+  solve_each_pair(ctx, op, lu, b, p.batch, n, rows, cols, n * k, out,
+                  [&](const auto* w, auto* x, auto* xt, int64_t ao) {
+                    if (!load_pivots(ctx, op, pivots, ao * n, n, piv)) return false;
+                    lu_solve_side(w, piv, n, k, left, adjoint, x, xt);
+                    return true;
+                  });
 }
 
 void linalg_lu_solve_out(KernelContext& ctx, const Tensor& lu, const Tensor& pivots,
