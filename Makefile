@@ -36,7 +36,7 @@ AARCH64_CTEST ?=
         test-aarch64-quick-if-available aarch64-quick size test-size \
         test-cortex-m cortex-m-tools cortex-m-models cortex-m-build cortex-m-bench \
         test-cortex-m-quick-if-available cortex-m-quick \
-        wasm wasm-threads web-tools test-web test-web-quick-if-available efficientnet-web \
+        wasm wasm-threads wasm-demo web-tools test-web test-web-quick-if-available efficientnet-web \
         test-java java-aarch64 test-vulkan bench-vulkan \
         asan-build tsan-build fuzz-build clang-tools check-clang-syntax check-targets bench-build
 
@@ -494,6 +494,12 @@ bench-llm: build
 WASM_BUILD    := build/wasm
 WASM_MT_BUILD := build/wasm-threads
 WASM_JS       := $(WASM_BUILD)/js
+# The web demo's own modules: a selective build of what EfficientNet-Lite0
+# float and int8 use, without the LLM runner (docs/bindings.md, size).
+WASM_DEMO_BUILD    := build/wasm-demo
+WASM_DEMO_MT_BUILD := build/wasm-demo-threads
+WASM_DEMO_JS       := $(WASM_DEMO_BUILD)/js
+EMCMAKE       := -G Ninja -DCMAKE_TOOLCHAIN_FILE=cmake/emscripten.cmake -DCMAKE_BUILD_TYPE=Release
 WEB_PKGS      := emscripten nodejs node-acorn chromium
 WEB_TOOLS     := em++ node
 BINDING_FIXTURES := $(BUILD)/binding-fixtures
@@ -508,32 +514,51 @@ web-tools:
 
 wasm: .apt-ok
 	@echo "== wasm: configure $(WASM_BUILD) (Emscripten, SIMD128, one thread)"
-	cmake -S . -B $(WASM_BUILD) -G Ninja -DCMAKE_TOOLCHAIN_FILE=cmake/emscripten.cmake \
-	  -DCMAKE_BUILD_TYPE=Release -DEMBER_BUILD_TESTS=ON $(LAUNCHER) >/dev/null
+	cmake -S . -B $(WASM_BUILD) $(EMCMAKE) -DEMBER_BUILD_TESTS=ON $(LAUNCHER) >/dev/null
 	@echo "== wasm: build the module and the JavaScript package $(WASM_JS) (cold: ~30 CPU-minutes)"
 	ninja -C $(WASM_BUILD) -j$(JOBS) ember_js
 
 wasm-threads: wasm
 	@echo "== wasm: configure $(WASM_MT_BUILD) (Emscripten, SIMD128, pthreads)"
-	cmake -S . -B $(WASM_MT_BUILD) -G Ninja -DCMAKE_TOOLCHAIN_FILE=cmake/emscripten.cmake \
-	  -DCMAKE_BUILD_TYPE=Release -DEMBER_BUILD_TESTS=OFF -DEMBER_WASM_THREADS=ON \
+	cmake -S . -B $(WASM_MT_BUILD) $(EMCMAKE) -DEMBER_BUILD_TESTS=OFF -DEMBER_WASM_THREADS=ON \
 	  -DEMBER_JS_DIR=$(CURDIR)/$(WASM_JS) $(LAUNCHER) >/dev/null
 	@echo "== wasm: build the threaded module into $(WASM_JS) (cold: ~30 CPU-minutes)"
 	ninja -C $(WASM_MT_BUILD) -j$(JOBS) ember_js
 
+# The demo's modules (single-threaded and threaded, into $(WASM_DEMO_JS)):
+# the programs are exported first (cached in $(WEB_OUT)/models), then a
+# selective build keeps only the kernels, dtypes and CPU-backend ops they use.
+DEMO_PROGRAMS = $(CURDIR)/$(WEB_OUT)/models/efficientnet_lite0_float.pte;$(CURDIR)/$(WEB_OUT)/models/efficientnet_lite0_int8.pte
+DEMO_CMAKE    = $(EMCMAKE) -DEMBER_BUILD_TESTS=OFF -DEMBER_C_LLM=OFF "-DEMBER_SELECT_FROM=$(DEMO_PROGRAMS)" \
+	  -DEMBER_JS_DIR=$(CURDIR)/$(WASM_DEMO_JS) $(LAUNCHER)
+wasm-demo: .apt-ok build
+	@echo "== wasm-demo [1/3] export EfficientNet-Lite0 float and int8 (cached in $(WEB_OUT)/models)"
+	$(PY) examples/web/prepare.py --models-only --out $(WEB_OUT)
+	@echo "== wasm-demo [2/3] their selective module, one thread (cold: ~3 CPU-minutes)"
+	cmake -S . -B $(WASM_DEMO_BUILD) $(DEMO_CMAKE) >/dev/null
+	ninja -C $(WASM_DEMO_BUILD) -j$(JOBS) ember_js
+	@echo "== wasm-demo [3/3] its threaded twin (cold: ~3 CPU-minutes)"
+	cmake -S . -B $(WASM_DEMO_MT_BUILD) $(DEMO_CMAKE) -DEMBER_WASM_THREADS=ON >/dev/null
+	ninja -C $(WASM_DEMO_MT_BUILD) -j$(JOBS) ember_js
+	@for f in $(WASM_DEMO_JS)/*.wasm; do \
+	  echo "   $$f: $$(stat -c %s $$f) bytes, $$(gzip -9c $$f | wc -c) gzipped"; done
+
 # Everything the web needs: the C++ kernel testers under Node (every
 # wasmsimd variant against the portable reference), the JavaScript API's
-# tests (node --test), and the EfficientNet-Lite0 page in headless Chromium
-# against the native runtime (screenshot in build/web-test). Installs the
-# tools when missing.
-test-web: web-tools build wasm-threads
-	@echo "== test-web [1/3] the C++ kernel testers under Node"
+# tests (node --test) on the complete module, the demo's selective module
+# refusing what it left out, and the EfficientNet-Lite0 page (on the demo's
+# modules) in headless Chromium against the native runtime (screenshot in
+# build/web-test). Installs the tools when missing.
+test-web: web-tools build wasm-threads wasm-demo
+	@echo "== test-web [1/4] the C++ kernel testers under Node"
 	ninja -C $(WASM_BUILD) -j$(JOBS) ember_optimized_tests
 	ctest --test-dir $(WASM_BUILD) -L optimized -j$(JOBS) --output-on-failure
-	@echo "== test-web [2/3] the JavaScript API (node --test)"
+	@echo "== test-web [2/4] the JavaScript API (node --test)"
 	$(PY) tests/web/run_node_tests.py --js $(WASM_JS) --fixtures $(BINDING_FIXTURES)
-	@echo "== test-web [3/3] EfficientNet-Lite0 in headless Chromium"
-	$(PY) tests/web/test_browser.py --js $(WASM_JS) --out $(WEB_OUT) --artifacts build/web-test
+	@echo "== test-web [3/4] the demo's selective module refuses what it left out"
+	$(PY) tests/web/run_node_tests.py --js $(WASM_DEMO_JS) --fixtures $(BINDING_FIXTURES) --selective
+	@echo "== test-web [4/4] EfficientNet-Lite0 in headless Chromium"
+	$(PY) tests/web/test_browser.py --js $(WASM_DEMO_JS) --out $(WEB_OUT) --artifacts build/web-test
 
 # What `make test` runs where Emscripten and Node are installed (it never
 # installs them; SKIP_WEB=1 leaves it out) and build/wasm was configured
@@ -559,8 +584,8 @@ test-web-quick-if-available:
 # int8, cached in out/web), and serves the page on localhost (cross-origin
 # isolated, so it runs on threads). Open the address it prints.
 WEB_PORT ?= 8000
-efficientnet-web: build wasm-threads
-	$(PY) examples/web/prepare.py --js $(WASM_JS) --out $(WEB_OUT)
+efficientnet-web: build wasm-demo
+	$(PY) examples/web/prepare.py --js $(WASM_DEMO_JS) --out $(WEB_OUT)
 	@echo "== open http://127.0.0.1:$(WEB_PORT)/ in a browser (Ctrl-C stops the server)"
 	$(PY) examples/web/serve.py $(WEB_OUT)/site --port $(WEB_PORT)
 
@@ -573,7 +598,7 @@ test-java: build
 	@if command -v aarch64-linux-gnu-g++ >/dev/null; then $(MAKE) --no-print-directory java-aarch64; \
 	else echo "== java: AArch64 cross build skipped (no aarch64-linux-gnu-g++)"; fi
 
-java-aarch64: .apt-ok
+java-aarch64: .apt-ok aarch64-tools
 	@echo "== java: libember_jni.so for AArch64 ($(AARCH64_BUILD))"
 	cmake -S . -B $(AARCH64_BUILD) -G Ninja -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \
 	  -DCMAKE_BUILD_TYPE=Release -DEMBER_BUILD_PYTHON=OFF -DEMBER_BUILD_TESTS=ON $(LAUNCHER) >/dev/null

@@ -3,7 +3,7 @@ the CPU backend, and int8 by ember.quantize, each exported once and cached),
 scikit-image's photographs as PNG files, the ImageNet labels, the page and
 the JavaScript package (the WebAssembly build's folder).
 
-    .venv/bin/python examples/web/prepare.py --js build/wasm/js --out out/web
+    .venv/bin/python examples/web/prepare.py --js build/wasm-demo/js --out out/web
 
 `make efficientnet-web` runs it, then serves out/web/site.
 """
@@ -11,6 +11,7 @@ the JavaScript package (the WebAssembly build's folder).
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import shutil
 import sys
@@ -77,16 +78,24 @@ def build_site(js: Path, out: Path) -> Path:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
-    parser.add_argument("--js", required=True, help="the JavaScript package folder (build/wasm/js)")
+    parser.add_argument("--js", help="the JavaScript package folder (build/wasm-demo/js)")
     parser.add_argument("--out", default="out/web")
+    parser.add_argument("--models-only", action="store_true",
+                        help="only export the programs (the demo's selective build reads them)")
     args = parser.parse_args()
+    if args.models_only:
+        export_models(Path(args.out) / "models")
+        return 0
+    if args.js is None:
+        parser.error("--js is required unless --models-only")
     js = Path(args.js)
     if not (js / "ember-wasm.wasm").exists():
         print(f"{js}: no WebAssembly build (make wasm)", file=sys.stderr)
         return 2
     site = build_site(js, Path(args.out))
-    sizes = {p.name: p.stat().st_size for p in (site / "ember").glob("*.wasm")}
-    print(f"  site: {site} ({', '.join(f'{k} {v / 2**20:.2f} MiB' for k, v in sizes.items())})")
+    sizes = [f"{p.name} {p.stat().st_size / 1e3:.0f} KB ({len(gzip.compress(p.read_bytes())) / 1e3:.0f} KB gzip)"
+             for p in sorted((site / "ember").glob("*.wasm"))]
+    print(f"  site: {site} ({', '.join(sizes)})")
     return 0
 
 

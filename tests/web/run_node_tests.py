@@ -24,6 +24,9 @@ def main() -> int:
     parser.add_argument("--fixtures", required=True, help="where fixtures.py writes the programs")
     parser.add_argument("--only", action="append", default=[],
                         help="run only tests/web/<name>.test.mjs (repeatable)")
+    parser.add_argument("--selective", action="store_true",
+                        help="--js is a selective build's package (the web demo's): run only "
+                             "selective.test.mjs, which the other runs skip")
     args = parser.parse_args()
     js = Path(args.js).resolve()
     if not (js / "ember.mjs").exists() or not (js / "ember-wasm.wasm").exists():
@@ -31,9 +34,12 @@ def main() -> int:
         return 2
     subprocess.run([sys.executable, str(HERE / "fixtures.py"), args.fixtures], check=True)
     files = sorted(HERE.glob("*.test.mjs"))
+    if args.selective:
+        args.only = ["selective"]
     if args.only:
         files = [f for f in files if f.name.split(".")[0] in args.only]
-    env = dict(os.environ, EMBER_JS_DIR=str(js), EMBER_FIXTURES=str(Path(args.fixtures).resolve()))
+    env = dict(os.environ, EMBER_JS_DIR=str(js), EMBER_FIXTURES=str(Path(args.fixtures).resolve()),
+               EMBER_SELECTIVE="1" if args.selective else "0")
     start = time.monotonic()
     # One process per file (Node's runner does that): each loads the module
     # its own way (threaded or not).
