@@ -291,3 +291,23 @@ def test_c_api(prefix: Path, data_dir: Path, tmp_path: Path):
     summary = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else ""
     assert result.returncode == 0 and " 0 failed" in summary, f"{summary}\n{result.stderr[-6000:]}"
     assert f"libember {_version()}" in summary
+
+
+AARCH64_LIB = ROOT / "build" / "aarch64" / "extension" / "c_api" / "libember.so.1"
+
+
+@pytest.mark.skipif(not (AARCH64_LIB.exists() and shutil.which("qemu-aarch64")
+                         and shutil.which("aarch64-linux-gnu-gcc")),
+                    reason="no AArch64 libember (make java-aarch64 or test-aarch64) or no qemu-aarch64")
+def test_c_api_on_aarch64(data_dir: Path, tmp_path: Path):
+    """The AArch64 libember (what an Android app's JNI library loads) passes the same C
+    ABI test under qemu-aarch64: it loads and computes, not only links."""
+    exe = tmp_path / "c_api_test"
+    _run(["aarch64-linux-gnu-gcc", "-std=c11", "-O1", "-Wall", "-Werror", f"-I{ROOT / 'include'}",
+          str(HERE / "c_api_test.c"), "-o", str(exe), f"-L{AARCH64_LIB.parent}", "-l:libember.so.1",
+          "-lpthread", "-lm"])
+    result = subprocess.run(["qemu-aarch64", "-L", "/usr/aarch64-linux-gnu",
+                             "-E", f"LD_LIBRARY_PATH={AARCH64_LIB.parent}", str(exe), str(data_dir)],
+                            capture_output=True, text=True, timeout=600, check=False)
+    summary = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else ""
+    assert result.returncode == 0 and " 0 failed" in summary, f"{summary}\n{result.stderr[-6000:]}"
