@@ -78,6 +78,48 @@ inline Acc4 accumulate4(size_t n, const float* x, __m256 init, size_t* done, F f
   return a;
 }
 
+// Calls body(v0, v1, v2, v3), v_k = x[i + 8 k, i + 8 k + 8), for i = 0, 32,
+// ... while i + 32 <= n; returns where it stopped (avx512::for_each_block64's
+// shape, so that one body serves both widths).
+template <typename Body>
+inline size_t for_each_block4(size_t n, const float* x, Body body) {
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    body(_mm256_loadu_ps(x + i), _mm256_loadu_ps(x + i + 8), _mm256_loadu_ps(x + i + 16),
+         _mm256_loadu_ps(x + i + 24));
+  }
+  return i;
+}
+
+// The vector width as a type, for kernel bodies written once over widths
+// (f32-layernorm/layernorm_body.h): avx512::Vec has the same members.
+struct Vec {
+  using V = __m256;
+  using Mask = __m256i;
+  static constexpr size_t kLanes = 8;
+  static V zero() { return _mm256_setzero_ps(); }
+  static V splat(float v) { return _mm256_set1_ps(v); }
+  static V loadu(const float* p) { return _mm256_loadu_ps(p); }
+  static void storeu(float* p, V v) { _mm256_storeu_ps(p, v); }
+  static V add(V a, V b) { return _mm256_add_ps(a, b); }
+  static V sub(V a, V b) { return _mm256_sub_ps(a, b); }
+  static V mul(V a, V b) { return _mm256_mul_ps(a, b); }
+  static V fmadd(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
+  static float hsum(V v) { return avx2::hsum(v); }
+  // The first r < kLanes lanes; loads through it read 0 elsewhere.
+  static Mask tail_mask(size_t r) { return avx2::tail_mask(r); }
+  static V load_tail(Mask m, const float* p) { return _mm256_maskload_ps(p, m); }
+  static void store_tail(float* p, Mask m, V v) { _mm256_maskstore_ps(p, m, v); }
+  static V keep(Mask m, V v) { return _mm256_and_ps(v, _mm256_castsi256_ps(m)); }
+  // Floats to peel before stores stay within cache lines: none at this width
+  // (measured no gain for 32-byte stores).
+  static size_t head(const float*) { return 0; }
+  template <typename Body>
+  static size_t for_each_block4(size_t n, const float* x, Body body) {
+    return avx2::for_each_block4(n, x, body);
+  }
+};
+
 // 2^n for integral n in [-126, 127] held in a float rounded with
 // kRoundMagicBiased (its low mantissa bits are n + 127).
 inline __m256 pow2_from_biased(__m256 n_biased) {
