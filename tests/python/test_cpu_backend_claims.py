@@ -321,8 +321,8 @@ MASKS = ("none", "causal", "input", "constant", "bool_input", "bool_constant", "
 
 def _attention_mask(rng: random.Random, kind: str, shape: list[int]) -> torch.Tensor:
     """A mask of `shape` ([..., lq, lk]) for `kind` that leaves every query
-    at least one key (key 0): torch's scaled_dot_product_attention gives 0
-    for a query with none, where Ember gives NaN (test_sdpa_fully_masked_row)."""
+    at least one key (key 0), so that the explicit forms' softmax stays
+    finite; a query with none is test_sdpa_fully_masked_row's case."""
     gen = torch.Generator().manual_seed(rng.randrange(1 << 30))
     keep = torch.rand(shape, generator=gen) < 0.7
     keep[..., 0] = True

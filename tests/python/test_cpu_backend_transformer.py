@@ -353,6 +353,54 @@ def test_attention_query_seeing_no_key_is_zero_and_fused(tmp_pte):
     assert_fused(backend, program)
 
 
+class MaskedFillAttention(torch.nn.Module):
+    """softmax(masked_fill(q k^T / 4, ...)) v with a bool mask given at run time:
+    HF's `masked_fill(~keep, finfo.min)`, or `masked_fill(pad, -inf)`."""
+
+    def __init__(self, mask_keeps):
+        super().__init__()
+        self.mask_keeps = mask_keeps
+
+    def forward(self, q, k, v, mask):
+        scores = q @ k.transpose(-1, -2) / 4
+        if self.mask_keeps:
+            scores = scores.masked_fill(~mask, torch.finfo(torch.float32).min)
+        else:
+            scores = scores.masked_fill(mask, float("-inf"))
+        return scores.softmax(-1) @ v
+
+
+def test_attention_reads_a_bool_mask_given_at_run_time(tmp_pte):
+    """A bool mask computed from inputs (HF's padding masks) is read by the
+    Attention op itself, the masked_fill's negation absorbed: through SDPA
+    (a query seeing no key gets 0, as torch gives), HF's finfo.min fill (a
+    query seeing no key averages every value, as torch's softmax does) and a
+    -inf fill of the padding; each with a second mask at run time."""
+    torch.manual_seed(8)
+    keep = torch.rand(2, 1, 21, 21) < 0.6
+    keep[..., 0] = True
+    keep[1, :, 3] = False
+    sdpa = Sdpa(32, 4).eval()
+    backend, program = run(sdpa, (torch.randn(2, 21, 32), keep), tmp_pte)
+    assert_fused(backend, program)
+    x, other = torch.randn(2, 21, 32), torch.rand(2, 1, 21, 21) < 0.3
+    assert_matches_eager(ember.runtime.load(tmp_pte).forward(x, other), sdpa(x, other).detach())
+
+    q, k, v = torch.randn(2, 3, 9, 16), torch.randn(2, 3, 12, 16), torch.randn(2, 3, 12, 8)
+    keep = torch.rand(2, 1, 9, 12) < 0.7
+    keep[..., 0] = True
+    for mask_keeps, mask in ((True, keep), (False, ~keep)):
+        model = MaskedFillAttention(mask_keeps)
+        backend, program = run(model, (q, k, v, mask), tmp_pte)
+        assert_fused(backend, program)
+        other = torch.rand(2, 1, 9, 12) < 0.5
+        other[..., 0] = mask_keeps
+        if mask_keeps:
+            other[1, :, 2] = False  # a query that sees no key
+        assert_matches_eager(ember.runtime.load(tmp_pte).forward(q, k, v, other),
+                             model(q, k, v, other))
+
+
 def test_attention_batch_and_eager_form(tmp_pte):
     torch.manual_seed(5)
     backend, program = run(EagerAttention(48, 4), (torch.randn(2, 33, 48),), tmp_pte)

@@ -11,7 +11,7 @@ import torch
 from ember.backends.vulkan import VulkanBackend
 from torch import nn
 from torch.nn import functional as F
-from vulkan_util import against_portable, requires_vulkan
+from vulkan_util import against_eager, against_portable, requires_vulkan
 
 pytestmark = requires_vulkan
 
@@ -276,6 +276,24 @@ def test_attention(tmp_path):
     long = tuple(torch.randn(1, 2, 70, 16) for _ in range(3))
     backend, _ = against_portable(Fn(fn), (*short, torch.randn(2, 1, 9, 9), *long), tmp_path)
     assert backend.ops.count("Attention") == 4, backend.ops
+
+
+def test_attention_with_a_bool_mask_given_at_run_time(tmp_path):
+    """SDPA's bool mask (a query seeing no key gets 0) and HF's
+    masked_fill(~keep, finfo.min) (a query seeing no key averages every value),
+    the bool mask read by the shader; against eager."""
+    torch.manual_seed(12)
+    sdpa = F.scaled_dot_product_attention
+
+    def fn(q, k, v, keep):
+        scores = (q @ k.transpose(-1, -2) / 4).masked_fill(~keep, torch.finfo(torch.float32).min)
+        return sdpa(q, k, v, attn_mask=keep), scores.softmax(-1) @ v
+
+    q, k, v = torch.randn(2, 3, 9, 16), torch.randn(2, 3, 70, 16), torch.randn(2, 3, 70, 8)
+    keep = torch.rand(2, 1, 9, 70) < 0.5
+    keep[1, :, 4] = False
+    program = against_eager(Fn(fn), (q, k, v, keep), tmp_path)
+    assert program.delegated_fraction() == 1.0, program.report()
 
 
 # --- 4-bit and 8-bit weight linears --------------------------------------------

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <new>
 
+#include "backends/cpu/runtime/ops/op_util.h"
 #include "backends/cpu/runtime/ops/ops.h"
 #include "backends/cpu/runtime/profile.h"
 #include "backends/cpu/schema/cpu_delegate_generated.h"
@@ -66,33 +67,6 @@ Factory factory_for(cpu_fb::OpParams type) {
   }
 }
 #undef EMBER_CPU_OP_KIND_
-
-// The ops that read or write int8 values (checked, each, by its factory);
-// any other op given one would read it as wider elements, past its end.
-bool takes_int8(cpu_fb::OpParams type) {
-  switch (type) {
-    case cpu_fb::OpParams::Qs8Convert:
-    case cpu_fb::OpParams::Qs8Conv2d:
-    case cpu_fb::OpParams::Qs8Linear:
-    case cpu_fb::OpParams::Qs8Binary:
-    case cpu_fb::OpParams::ToLayout:
-    case cpu_fb::OpParams::Reshape:
-    case cpu_fb::OpParams::Pool2d:  // a max pool of int8 codes
-      return true;
-    default:
-      return false;
-  }
-}
-
-bool names_int8_value(const Delegate& d, const cpu_fb::Op* op) {
-  for (const auto* list : {op->inputs(), op->outputs()}) {
-    if (list == nullptr) continue;
-    for (const uint32_t v : *list) {
-      if (v < d.num_values && d.values[v].dtype == DataType::Int8) return true;
-    }
-  }
-  return false;
-}
 
 // Logs why init refuses op `index`: its kind, the exported node it came from
 // (its debug handle, which the exporter maps back to the node and shows in
@@ -166,7 +140,7 @@ Error read_value_infos(const cpu_fb::Graph* graph, ValueInfo* out, size_t num_va
     info.index = value->index();
     info.offset = value->offset();
     info.dtype = static_cast<DataType>(value->dtype());
-    EMBER_CHECK_OR_RETURN(info.dtype <= DataType::Int8, Error::InvalidProgram,
+    EMBER_CHECK_OR_RETURN(info.dtype <= DataType::Bool, Error::InvalidProgram,
                           "%s: value %zu has unknown dtype %d", who, v,
                           static_cast<int>(info.dtype));
     const size_t elem = element_size(info.dtype);
@@ -275,8 +249,10 @@ Result<DelegateHandle*> CpuBackend::init(BackendInitContext& context, FreeableBu
       err = refuse_op(i, op, Error::InvalidProgram, "this op cannot apply a fused activation");
       break;
     }
-    if (!takes_int8(op->params_type()) && names_int8_value(*d, op)) {
-      err = refuse_op(i, op, Error::InvalidProgram, "this op cannot take int8 values");
+    if (const ValueInfo* bad = untakeable_value(build, op)) {
+      err = refuse_op(i, op, Error::InvalidProgram, bad->dtype == DataType::Bool
+                                                        ? "this op cannot take bool values"
+                                                        : "this op cannot take int8 values");
       break;
     }
     // The factory logs why it refuses the op; that reason goes into the
@@ -340,10 +316,7 @@ Error CpuBackend::execute(BackendExecutionContext& context, DelegateHandle* hand
         const size_t arg = info.kind == ValueKind::Input ? info.index : d.num_inputs + info.index;
         if (!args[arg]->is_tensor()) return Error::InvalidArgument;
         Tensor& t = args[arg]->to_tensor();
-        const ScalarType expected = info.dtype == DataType::Int64   ? ScalarType::Long
-                                    : info.dtype == DataType::Int32 ? ScalarType::Int
-                                    : info.dtype == DataType::Int8  ? ScalarType::Char
-                                                                    : ScalarType::Float;
+        const ScalarType expected = scalar_type_of(info.dtype);
         if (t.scalar_type() != expected || static_cast<size_t>(t.numel()) != info.numel ||
             !t.is_contiguous_dim_order()) {
           EMBER_LOG(Error, "%s: argument %zu is not a contiguous %s tensor of %zu elements",

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "runtime/core/error.h"
+#include "runtime/core/scalar_type.h"
 #include "runtime/core/thread_pool.h"
 #include "runtime/executor/data_loader.h"
 #include "runtime/kernel/kernel_context.h"
@@ -20,11 +21,22 @@ enum class Layout : uint8_t { Plain = 0, NHWC = 1 };
 enum class ValueKind : uint8_t { Input = 0, Output = 1, Constant = 2, Scratch = 3 };
 // Float32 for data; Int64 and Int32 for indices (Embedding's input); Int8
 // for quantized data (the Qs8 ops), and as constants the bytes of int8 or
-// packed 4-bit weights.
-enum class DataType : uint8_t { Float32 = 0, Int64 = 1, Int32 = 2, Int8 = 3 };
+// packed 4-bit weights; Bool for an attention's mask.
+enum class DataType : uint8_t { Float32 = 0, Int64 = 1, Int32 = 2, Int8 = 3, Bool = 4 };
 
 inline size_t element_size(DataType t) {
-  return t == DataType::Int64 ? 8 : (t == DataType::Int8 ? 1 : 4);
+  return t == DataType::Int64 ? 8 : (t == DataType::Int8 || t == DataType::Bool ? 1 : 4);
+}
+
+// The tensor type a delegate argument of this type must have.
+inline ScalarType scalar_type_of(DataType t) {
+  switch (t) {
+    case DataType::Int64: return ScalarType::Long;
+    case DataType::Int32: return ScalarType::Int;
+    case DataType::Int8: return ScalarType::Char;
+    case DataType::Bool: return ScalarType::Bool;
+    default: return ScalarType::Float;
+  }
 }
 
 struct ValueInfo {

@@ -29,13 +29,10 @@ namespace {
 void report_output(const Delegate& d, const ExecState& state, const OpTraceInfo& info,
                    EventTracer& tracer) {
   const ValueInfo& v = d.values[info.out];
-  ScalarType dtype;
-  switch (v.dtype) {
-    case DataType::Float32: dtype = ScalarType::Float; break;
-    case DataType::Int64: dtype = ScalarType::Long; break;
-    case DataType::Int32: dtype = ScalarType::Int; break;
-    default: return;  // a type the tracer's reader may not know
+  if (v.dtype != DataType::Float32 && v.dtype != DataType::Int64 && v.dtype != DataType::Int32) {
+    return;  // a type the tracer's reader may not know
   }
+  const ScalarType dtype = scalar_type_of(v.dtype);
   uint8_t order[kMaxDims];
   for (int k = 0; k < v.dim; ++k) order[k] = static_cast<uint8_t>(k);
   if (v.layout == Layout::NHWC) {

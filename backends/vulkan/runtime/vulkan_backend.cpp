@@ -6,6 +6,7 @@
 #include <new>
 
 #include "backends/cpu/runtime/cpu_backend.h"
+#include "backends/cpu/runtime/ops/op_util.h"
 #include "backends/vulkan/runtime/ops/ops.h"
 #include "backends/vulkan/runtime/plan.h"
 #include "backends/vulkan/runtime/vk_context.h"
@@ -596,6 +597,12 @@ Error build(Delegate* d, const cpu_fb::Graph* graph, const ValueInfo* values, si
                 cpu_fb::EnumNameOpParams(op->params_type()));
       return Error::InvalidProgram;
     }
+    if (const ValueInfo* bad = cpu::untakeable_value(build_context, op)) {
+      EMBER_LOG(Error, "%s: op %zu (%s) cannot take %s values", kName, i,
+                cpu_fb::EnumNameOpParams(op->params_type()),
+                bad->dtype == DataType::Bool ? "bool" : "int8");
+      return Error::InvalidProgram;
+    }
     enc.set_op(static_cast<uint32_t>(i));
     const Error err = encode(enc, op);
     if (err != Error::Ok) {
@@ -776,9 +783,7 @@ Error VulkanBackend::execute(BackendExecutionContext& context, DelegateHandle* h
     const ArgCheck& check = d.checks[i];
     if (!args[check.arg]->is_tensor()) return Error::InvalidArgument;
     const Tensor& t = args[check.arg]->to_tensor();
-    const ScalarType expected = check.dtype == DataType::Int64   ? ScalarType::Long
-                                : check.dtype == DataType::Int32 ? ScalarType::Int
-                                                                 : ScalarType::Float;
+    const ScalarType expected = cpu::scalar_type_of(check.dtype);
     if (t.scalar_type() != expected || static_cast<size_t>(t.numel()) != check.numel ||
         !t.is_contiguous_dim_order()) {
       EMBER_LOG(Error, "%s: argument %u is not a contiguous %s tensor of %zu elements", kName,

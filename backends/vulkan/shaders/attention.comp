@@ -4,10 +4,14 @@
 // sum and the output row (each invocation owns output columns t, t + 64,
 // ...). The score matrix never exists. Every operand is read (and the
 // output written) in place through strides over (b, h, row), columns
-// contiguous; the mask through (b, h, i, j) strides, 0 where it broadcasts.
+// contiguous; the mask through (b, h, i, j) strides, 0 where it broadcasts:
+// additive floats, or bools (a byte each) where a score whose byte differs
+// from `keeps` becomes masked_score. Under safe_softmax a query with every
+// key masked gets 0 (torch's scaled_dot_product_attention), else NaN.
 // Params: batch, heads, q_len, kv_len, head_dim, v_dim, scale, causal,
 //         has_mask, offsets[5] (q, k, v, mask, out), q_strides[3],
-//         k_strides[3], v_strides[3], mask_strides[4], out_strides[3].
+//         k_strides[3], v_strides[3], mask_strides[4], out_strides[3],
+//         safe_softmax, bool_mask, keeps, masked_score.
 // Bindings: 1 q, 2 k, 3 v, 4 mask, 5 out.
 #version 450
 #extension GL_GOOGLE_include_directive : require
@@ -19,7 +23,7 @@ layout(local_size_x = 64) in;
 layout(std430, set = 0, binding = 1) restrict readonly buffer Q { float q[]; };
 layout(std430, set = 0, binding = 2) restrict readonly buffer K { float k[]; };
 layout(std430, set = 0, binding = 3) restrict readonly buffer V { float v[]; };
-layout(std430, set = 0, binding = 4) restrict readonly buffer Mask { float mask[]; };
+layout(std430, set = 0, binding = 4) restrict readonly buffer Mask { uint mask_words[]; };
 layout(std430, set = 0, binding = 5) restrict writeonly buffer O { float o[]; };
 
 // The longest q / k row (head_dim) and v / out row (v_dim) it takes.
@@ -29,6 +33,15 @@ shared float probs[64];
 
 uint at3(uint base, uint s, uint b, uint h, uint r) {
   return base + b * pu(s) + h * pu(s + 1u) + r * pu(s + 2u);
+}
+
+// The score s of (b, h, i, j) with the mask applied.
+float masked(float s, uint b, uint h, uint i, uint j) {
+  const uint at = pu(12) + b * pu(23) + h * pu(24) + i * pu(25) + j * pu(26);
+  if (pu(31) == 0u) return s + uintBitsToFloat(mask_words[pc.off[3] + at]);
+  const uint byte_at = pc.off[3] * 4u + at;
+  const bool set = ((mask_words[byte_at >> 2u] >> ((byte_at & 3u) * 8u)) & 0xffu) != 0u;
+  return set == (pu(32) != 0u) ? s : pf(33);
 }
 
 void main() {
@@ -53,9 +66,7 @@ void main() {
         float dot = 0.0;
         for (uint d = 0u; d < D; ++d) dot += q_row[d] * k[k_at + d];
         s = dot * scale;
-        if (has_mask) {
-          s += mask[pc.off[3] + pu(12) + b * pu(23) + h * pu(24) + i * pu(25) + j * pu(26)];
-        }
+        if (has_mask) s = masked(s, b, h, i, j);
       }
       const float new_m = max(m, group_max(s));
       // Until a key is unmasked there is nothing to weigh.
@@ -75,8 +86,9 @@ void main() {
       m = new_m;
       barrier();  // probs is rewritten by the next block
     }
+    const bool zero = l == 0.0 && pu(30) != 0u;
     for (uint c = 0u; c * 64u + t < E; ++c) {
-      o[at3(pc.off[4] + pu(13), 27u, b, h, i) + c * 64u + t] = acc[c] / l;
+      o[at3(pc.off[4] + pu(13), 27u, b, h, i) + c * 64u + t] = zero ? 0.0 : acc[c] / l;
     }
     barrier();  // q_row is rewritten by the next row
   }

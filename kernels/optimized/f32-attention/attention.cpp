@@ -135,6 +135,22 @@ struct Worker {
     return slot;
   }
 
+  // masked_fill on the score tile: rows [i0, i0 + rows) x keys [j0, j0 + bc)
+  // of s (row stride ls) where the mask drops them.
+  void apply_bool_mask(const uint8_t* keep, size_t i0, size_t rows, size_t j0, size_t bc, float* s,
+                       size_t ls) const {
+    for (size_t r = 0; r < rows; ++r) {
+      const uint8_t* mask_row = keep + static_cast<ptrdiff_t>(i0 + r) * p.mask_strides[2] +
+                             static_cast<ptrdiff_t>(j0) * p.mask_strides[3];
+      float* row = s + r * ls;
+      for (size_t j = 0; j < bc; ++j) {
+        if ((mask_row[static_cast<ptrdiff_t>(j) * p.mask_strides[3]] != 0) != p.bool_mask_keeps) {
+          row[j] = p.masked_score;
+        }
+      }
+    }
+  }
+
   // Query rows [i0, i1) of head bh = (b, h).
   void run_tile(size_t bh, size_t i0, size_t i1) {
     const size_t b = bh / p.heads, h = bh % p.heads;
@@ -143,9 +159,9 @@ struct Worker {
     const float* k = p.k + bi * p.k_strides[0] + hi * p.k_strides[1];
     const float* v = p.v + bi * p.v_strides[0] + hi * p.v_strides[1];
     float* out = p.out + bi * p.out_strides[0] + hi * p.out_strides[1];
-    const float* mask = p.mask != nullptr
-                            ? p.mask + bi * p.mask_strides[0] + hi * p.mask_strides[1]
-                            : nullptr;
+    const ptrdiff_t mask_at = bi * p.mask_strides[0] + hi * p.mask_strides[1];
+    const float* mask = p.mask != nullptr ? p.mask + mask_at : nullptr;
+    const uint8_t* bool_mask = p.bool_mask != nullptr ? p.bool_mask + mask_at : nullptr;
     const ptrdiff_t qs = p.q_strides[2], os = p.out_strides[2];
     const size_t d = p.head_dim, e = p.v_head_dim, mr = plan.mr, nr = plan.nr;
     const size_t rows = i1 - i0;
@@ -187,6 +203,7 @@ struct Worker {
                        kt + pq * d * nr, s + r0 * ls + pq * nr, ls, kF32GemmFinal, &score_ep);
         }
       }
+      if (bool_mask != nullptr) apply_bool_mask(bool_mask, i0, rows, j0, bc, s, ls);
 
       // The online softmax, row by row. Keys past the diagonal (causal) and
       // rows with nothing unmasked yet get P = 0.

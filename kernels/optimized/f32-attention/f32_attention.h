@@ -10,6 +10,7 @@
 // it must define no inline function (see f32_gemm.h).
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 
@@ -26,7 +27,8 @@ struct F32GemmConfig;
 // One attention over [batch, heads] pairs. Every operand is read or written
 // in place through element strides over (batch, head, row), its last dim
 // contiguous: q [b, h, i, d], k [b, h, j, d], v [b, h, j, e], out [b, h, i, e]
-// (so a head split or merge costs no copy). The optional additive mask is
+// (so a head split or merge costs no copy). The optional mask, additive
+// (float) or bool (masked_fill's: a score it drops becomes masked_score), is
 // read through strides over (b, h, i, j), 0 where it broadcasts. Strides may
 // be 0 (a broadcast batch or head). out must not overlap the inputs.
 struct F32AttentionProblem {
@@ -42,8 +44,11 @@ struct F32AttentionProblem {
   ptrdiff_t k_strides[3] = {};
   const float* v = nullptr;
   ptrdiff_t v_strides[3] = {};
-  const float* mask = nullptr;  // null: no mask
-  ptrdiff_t mask_strides[4] = {};
+  const float* mask = nullptr;  // additive; null: none
+  const uint8_t* bool_mask = nullptr;  // nonzero is true; null: none; not with `mask`
+  bool bool_mask_keeps = true;      // the bool mask's value that keeps a score
+  float masked_score = -INFINITY;   // a score the bool mask drops
+  ptrdiff_t mask_strides[4] = {};  // either mask's
   float* out = nullptr;
   ptrdiff_t out_strides[3] = {};
   float scale = 1.0f;

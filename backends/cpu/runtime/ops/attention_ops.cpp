@@ -26,6 +26,7 @@ class AttentionOp final : public CpuOp {
   uint32_t q, k, v, mask, out;
   int64_t offsets[5];  // q, k, v, mask, out
   bool has_mask;
+  bool bool_mask;
 
   size_t temp_bytes(size_t num_threads) const override {
     return f32_attention_temp_bytes(f32_gemm_config(), problem, num_threads) + 64;
@@ -36,7 +37,11 @@ class AttentionOp final : public CpuOp {
     p.q = state.data[q] + offsets[0];
     p.k = state.data[k] + offsets[1];
     p.v = state.data[v] + offsets[2];
-    p.mask = has_mask ? state.data[mask] + offsets[3] : nullptr;
+    if (bool_mask) {
+      p.bool_mask = reinterpret_cast<const uint8_t*>(state.data[mask]) + offsets[3];
+    } else if (has_mask) {
+      p.mask = state.data[mask] + offsets[3];
+    }
     p.out = state.data[out] + offsets[4];
     f32_attention(f32_attention_config(), f32_gemm_config(), p, state.pool, state.op_temp);
   }
@@ -52,6 +57,7 @@ Result<CpuOp*> make_attention(const BuildContext& ctx, const cpu_fb::Op* op) {
   if (v.num_in != (has_mask ? 4u : 3u)) {
     return refuse("attention takes q, k, v%s", has_mask ? " and a mask" : "");
   }
+  if (params->bool_mask() && !has_mask) return refuse("attention has a bool mask flag but no mask");
   // Sizes: batch, heads, q_len, kv_len, head_dim, v_head_dim.
   int64_t sizes[6];
   int64_t strides[5][4] = {};
@@ -75,7 +81,8 @@ Result<CpuOp*> make_attention(const BuildContext& ctx, const cpu_fb::Op* op) {
     if (t == 3 && !has_mask) continue;
     if (t != 3) strides[t][3] = 1;
     const ValueInfo& value = ctx.values[ids[t]];
-    if (value.dtype != DataType::Float32 || value.layout != Layout::Plain ||
+    const DataType dtype = t == 3 && params->bool_mask() ? DataType::Bool : DataType::Float32;
+    if (value.dtype != dtype || value.layout != Layout::Plain ||
         !view_in_bounds(value, offsets[t], shapes[t], strides[t], 4)) {
       EMBER_LOG(Error, "cpu backend: attention operand %d lies outside its value", t);
       return Error::InvalidProgram;
@@ -104,12 +111,15 @@ Result<CpuOp*> make_attention(const BuildContext& ctx, const cpu_fb::Op* op) {
   p.scale = params->scale();
   p.causal = params->causal();
   p.safe_softmax = params->safe_softmax();
+  p.bool_mask_keeps = params->bool_mask_keeps();
+  p.masked_score = params->masked_score();
   made->q = v.in[0];
   made->k = v.in[1];
   made->v = v.in[2];
   made->mask = has_mask ? v.in[3] : 0;
   made->out = v.out;
   made->has_mask = has_mask;
+  made->bool_mask = params->bool_mask();
   for (int t = 0; t < 5; ++t) made->offsets[t] = offsets[t];
   return static_cast<CpuOp*>(made);
 }

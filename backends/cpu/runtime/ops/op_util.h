@@ -101,5 +101,35 @@ inline bool residual_fits(const BuildContext& ctx, const OpValues& v) {
   return true;
 }
 
+// The ops that read or write 1-byte values (int8 data, an attention's bool
+// mask), each checking them in its factory; any other op given one would read
+// it as wider elements, past its end.
+inline bool takes(cpu_fb::OpParams type, DataType dtype) {
+  if (dtype == DataType::Bool) return type == cpu_fb::OpParams::Attention;
+  if (dtype != DataType::Int8) return true;
+  switch (type) {
+    case cpu_fb::OpParams::Qs8Convert:
+    case cpu_fb::OpParams::Qs8Conv2d:
+    case cpu_fb::OpParams::Qs8Linear:
+    case cpu_fb::OpParams::Qs8Binary:
+    case cpu_fb::OpParams::ToLayout:
+    case cpu_fb::OpParams::Reshape:
+    case cpu_fb::OpParams::Pool2d:  // a max pool of int8 codes
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The first value `op` names that it cannot take, or nullptr.
+inline const ValueInfo* untakeable_value(const BuildContext& ctx, const cpu_fb::Op* op) {
+  for (const auto* list : {op->inputs(), op->outputs()}) {
+    if (list == nullptr) continue;
+    for (const uint32_t v : *list) {
+      if (v < ctx.num_values && !takes(op->params_type(), ctx.values[v].dtype)) return &ctx.values[v];
+    }
+  }
+  return nullptr;
+}
 
 }  // namespace ember::cpu

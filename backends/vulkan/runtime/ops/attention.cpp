@@ -1,7 +1,7 @@
-// Attention as one dispatch (attention.comp): q, k, v, the mask and the
-// output read and written in place through their strides, checked as the
-// CPU backend checks them (every element addressed lies in its value, no
-// two output elements share a place).
+// Attention as one dispatch (attention.comp): q, k, v, the mask (additive
+// floats or bools) and the output read and written in place through their
+// strides, checked as the CPU backend checks them (every element addressed
+// lies in its value, no two output elements share a place).
 #include "backends/cpu/runtime/ops/op_util.h"
 #include "backends/cpu/runtime/ops/view_util.h"
 #include "backends/vulkan/runtime/ops/ops.h"
@@ -19,7 +19,8 @@ Error encode_attention(Encoder& enc, const cpu_fb::Op* op) {
     return Error::InvalidProgram;
   }
   const bool has_mask = params->has_mask();
-  if (v.num_in != (has_mask ? 4u : 3u)) return Error::InvalidProgram;
+  const bool bool_mask = params->bool_mask();
+  if (v.num_in != (has_mask ? 4u : 3u) || (bool_mask && !has_mask)) return Error::InvalidProgram;
   int64_t sizes[6];
   int64_t strides[5][4] = {};
   int64_t offsets[5];
@@ -42,7 +43,8 @@ Error encode_attention(Encoder& enc, const cpu_fb::Op* op) {
     if (t == 3 && !has_mask) continue;
     if (t != 3) strides[t][3] = 1;
     const ValueInfo& value = enc.value(ids[t]);
-    if (value.dtype != DataType::Float32 || value.layout != Layout::Plain ||
+    const DataType dtype = t == 3 && bool_mask ? DataType::Bool : DataType::Float32;
+    if (value.dtype != dtype || value.layout != Layout::Plain ||
         !cpu::view_in_bounds(value, offsets[t], shapes[t], strides[t], 4)) {
       EMBER_LOG(Error, "vulkan backend: attention operand %d lies outside its value", t);
       return Error::InvalidProgram;
@@ -60,6 +62,11 @@ Error encode_attention(Encoder& enc, const cpu_fb::Op* op) {
     if (!r.ok()) return r.error();
     refs[t] = r.get();
   }
+  // The shader finds the mask's bytes from its binding's first word.
+  if (bool_mask && refs[3].offset % 4 != 0) {
+    EMBER_LOG(Error, "vulkan backend: an attention's bool mask starts off a 4-byte boundary");
+    return Error::NotSupported;
+  }
   const uint64_t rows = static_cast<uint64_t>(b * h * l);
   if (rows == 0 || e == 0) return Error::Ok;
   Params p;
@@ -71,6 +78,8 @@ Error encode_attention(Encoder& enc, const cpu_fb::Op* op) {
   }
   for (int i = 0; i < 4; ++i) p.i(has_mask ? strides[3][i] : 0);
   for (int i = 0; i < 3; ++i) p.i(strides[4][i]);
+  p.u(params->safe_softmax() ? 1 : 0).u(bool_mask ? 1 : 0).u(params->bool_mask_keeps() ? 1 : 0);
+  p.f(params->masked_score());
   const uint64_t limit = enc.device().max_group_count[0];
   return enc.dispatch(Shader::attention, {refs[0], refs[1], refs[2], refs[3], refs[4]}, p,
                       static_cast<uint32_t>(rows < limit ? rows : limit));

@@ -87,7 +87,7 @@ class _Value:
 # Element type of a value's data, by torch dtype (float32 unless listed).
 DTYPES = {torch.int64: DataType.DataType.Int64, torch.int32: DataType.DataType.Int32}
 _ELEMENT_SIZE = {DataType.DataType.Float32: 4, DataType.DataType.Int64: 8,
-                 DataType.DataType.Int32: 4}
+                 DataType.DataType.Int32: 4, DataType.DataType.Bool: 1}
 
 
 @dataclass
@@ -250,7 +250,10 @@ def lower(subgraph: ProgramGraph,
     the CPU backend does not claim (the Vulkan backend's), tried first."""
     builder = Builder(subgraph)
     for i, node in enumerate(subgraph.user_inputs()):
-        dtype = DTYPES.get(node.meta["val"].dtype, DataType.DataType.Float32)
+        dtype = node.meta["val"].dtype
+        # A bool input is an attention's mask (ops_attention): no other op claims one.
+        dtype = (DataType.DataType.Bool if dtype == torch.bool
+                 else DTYPES.get(dtype, DataType.DataType.Float32))
         builder.of_node[node] = builder.value(static_sizes(node), kind=ValueKind.ValueKind.Input,
                                               index=i, dtype=dtype)
     fused: set[Node] = set()

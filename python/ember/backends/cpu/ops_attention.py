@@ -12,7 +12,9 @@ q, k and v are views (head splits, the transpose of k) that the op reads in
 place through their strides. A mask that depends on no input (the all-zero
 padding mask of a full sequence, a causal mask built from arange) is
 evaluated at export: no mask, `causal` (the kernel skips the blocks above the
-diagonal), or a constant; a mask computed from inputs is read at run time.
+diagonal), or a constant; a mask computed from inputs is read at run time,
+additive (float) or as masked_fill's bool condition (HF's padding masks), the
+op taking the mask itself where the condition is its logical_not.
 """
 
 from __future__ import annotations
@@ -30,8 +32,8 @@ from ember.backends.cpu import lowering
 from ember.backends.cpu.lowering import Builder
 from ember.backends.cpu.ops_layout import View, dense, materialize, view_of
 from ember.backends.cpu.ops_static import static_value
-from ember.cpu_fb import Attention, OpParams
-from ember.passes.graph import ProgramGraph
+from ember.cpu_fb import Attention, DataType, OpParams
+from ember.passes.graph import ExportError, ProgramGraph
 
 aten = torch.ops.aten
 
@@ -57,6 +59,9 @@ class Match:
     # The safe-softmax guard after pv (where, its condition, its zero), which
     # the op absorbs by zeroing the queries that see no key; empty if none.
     guard: list[Node] = dataclasses.field(default_factory=list)
+    # mask = logical_not(keep) (bitwise_not on bool too) read by the masked_fill
+    # alone: a bool mask read at run time is then `keep` itself.
+    negation: Node | None = None
 
 
 def _val(node: object) -> torch.Tensor | None:
@@ -183,7 +188,13 @@ def match(softmax: Node) -> Match | None:
             or any(t.dtype != torch.float32 for t in (q, kt, v))):
         return None
     nodes = [*score_nodes, *prefix, softmax, *chain, pv]
-    return Match(qk, pv, softmax, nodes, scale, mask, fill, _safe_softmax_guard(pv, mask, fill))
+    negation = None
+    if (fill is not None and mask.target in (aten.logical_not.default, aten.bitwise_not.default)
+            and _single_user(mask) and _val(mask.args[0]) is not None
+            and _val(mask.args[0]).dtype == torch.bool):
+        negation = mask
+    return Match(qk, pv, softmax, nodes, scale, mask, fill, _safe_softmax_guard(pv, mask, fill),
+                 negation)
 
 
 def _safe_softmax_guard(pv: Node, mask: Node | None, fill: Node | None) -> list[Node]:
@@ -235,16 +246,20 @@ def _safe_softmax_guard(pv: Node, mask: Node | None, fill: Node | None) -> list[
 # --- masks known at export ---
 
 def classify_mask(m: Match, program: ProgramGraph) -> tuple[str, torch.Tensor | None] | None:
-    """("none" | "causal" | "constant" | "input", the constant) for m's mask;
-    None when the op cannot take it (a masked_fill computed at run time)."""
+    """("none" | "causal" | "constant" | "input", the constant) for m's mask,
+    ("bool_input", masked_fill's value) for a masked_fill whose condition is
+    computed at run time; None when the op cannot take it (a fill computed at
+    run time)."""
     if m.mask is None:
         return "none", None
     memo: dict = {}
     value = static_value(m.mask, program, memo)
     if m.fill is not None:  # masked_fill: cond -> the fill value, else unchanged
         fill = static_value(m.fill, program, memo)
-        if not isinstance(value, torch.Tensor) or not isinstance(fill, torch.Tensor):
+        if not isinstance(fill, torch.Tensor):
             return None
+        if not isinstance(value, torch.Tensor):
+            return "bool_input", fill.to(torch.float32)
         value = torch.where(value, fill.to(torch.float32), torch.zeros((), dtype=torch.float32))
     if not isinstance(value, torch.Tensor):
         return "input", None
@@ -287,9 +302,11 @@ def _patterns(program: ProgramGraph) -> dict[Node, Match | None]:
             # Kept on the node: the delegate's copy of the graph no longer
             # sees what the mask was computed from.
             node.meta[META_KEY] = kind
-            for n in m.nodes + m.guard:
+            for n in _absorbed(m, kind[0]):
                 found[n] = m
-            if kind[0] != "input":
+            if kind[0] == "bool_input":
+                static_masks.append(m.fill)
+            elif kind[0] != "input":
                 static_masks += [n for n in (m.mask, m.fill) if n is not None]
     # The mask's computation, where nothing else reads it, need not run.
     candidates, stack = set(), list(static_masks)
@@ -310,6 +327,13 @@ def _patterns(program: ProgramGraph) -> dict[Node, Match | None]:
     return found
 
 
+def _absorbed(m: Match, kind: str) -> list[Node]:
+    """The nodes the op replaces, with the mask's negation when it reads the
+    bool mask itself."""
+    negation = [m.negation] if kind == "bool_input" and m.negation is not None else []
+    return m.nodes + m.guard + negation
+
+
 def claims(node: Node, program: ProgramGraph) -> bool:
     return node in _patterns(program)
 
@@ -322,7 +346,7 @@ def find(subgraph: ProgramGraph) -> dict[Node, Callable[[Builder, Node], int] | 
         m = match(node)
         if m is None or META_KEY not in node.meta:
             continue
-        for n in m.nodes + m.guard:
+        for n in _absorbed(m, node.meta[META_KEY][0]):
             fusions[n] = None
         fusions[m.pv] = lambda b, pv, m=m: _lower(b, m)
         if m.guard:  # the op zeroes what the guard would: its result is the view's
@@ -378,9 +402,17 @@ def _lower(b: Builder, m: Match) -> int:
     params.vStrides = list(_split(v, heads)[:3])
     inputs = [q.base, k.base, v.base]
     offsets = [q.offset, k.offset, v.offset, 0]
-    params.hasMask = kind in ("input", "constant")
-    if params.hasMask:
+    params.hasMask = kind in ("input", "constant", "bool_input")
+    if kind == "bool_input":
+        params.boolMask = True
+        params.boolMaskKeeps = m.negation is not None
+        params.maskedScore = float(constant)
+        mask_id = b.input(m.negation.args[0] if m.negation is not None else m.mask)
+        if b.values[mask_id].dtype != DataType.DataType.Bool:
+            raise ExportError("an attention's bool mask did not lower to a bool value")
+    elif params.hasMask:
         mask_id = b.constant(constant) if kind == "constant" else b.input(m.mask)
+    if params.hasMask:
         mask = view_of(b, mask_id)
         params.maskStrides = _mask_strides(mask, scores_shape)
         inputs.append(mask.base)

@@ -1,8 +1,9 @@
 // Tester for the f32 attention family: every attention variant this CPU
 // supports, paired with every supported f32 GEMM variant, against attention
 // computed naively in double (the full score matrix, softmax, product), on
-// edge sizes, several key/value blocks (the online softmax), causal and
-// additive masks, broadcast and head-interleaved strides, and threads.
+// edge sizes, several key/value blocks (the online softmax), causal,
+// additive and bool masks, broadcast and head-interleaved strides, and
+// threads.
 //
 // Tolerance: outputs are convex combinations of v's rows (|v| <= 1), so an
 // error of eps in every score moves an output by at most ~2 eps; the scores
@@ -11,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -23,7 +25,10 @@
 namespace ember::kernels::optimized {
 namespace {
 
-enum class MaskKind { None, Full, Broadcast, Causal, CausalAndMask };
+// BoolKeep: a bool mask [b, 1, i, j] whose true keeps a score (dropped ones
+// -inf, key 0 always kept); BoolDrop: whose true drops it, to finfo.min (a
+// query may lose every key: then a uniform average, as torch gives).
+enum class MaskKind { None, Full, Broadcast, Causal, CausalAndMask, BoolKeep, BoolDrop };
 
 struct Case {
   size_t batch, heads, q_len, kv_len, d, e;
@@ -35,7 +40,8 @@ struct Case {
 };
 
 std::string describe(const Case& c) {
-  static const char* masks[] = {"none", "full", "broadcast", "causal", "causal+mask"};
+  static const char* masks[] = {"none",        "full",      "broadcast", "causal",
+                                "causal+mask", "bool keep", "bool drop"};
   char buf[200];
   std::snprintf(buf, sizeof(buf), "b %zu h %zu L %zu S %zu d %zu e %zu mask %s%s%s", c.batch,
                 c.heads, c.q_len, c.kv_len, c.d, c.e, masks[static_cast<int>(c.mask)],
@@ -100,6 +106,22 @@ void run_case(const F32AttentionConfig& cfg, const F32GemmConfig& gemm, const Ca
     mask_strides[0] = full ? static_cast<ptrdiff_t>(c.heads * c.q_len * c.kv_len) : 0;
   }
   const bool causal = c.mask == MaskKind::Causal || c.mask == MaskKind::CausalAndMask;
+  const bool bool_keeps = c.mask == MaskKind::BoolKeep;
+  const bool has_bool_mask = bool_keeps || c.mask == MaskKind::BoolDrop;
+  const float masked_score = bool_keeps ? -INFINITY : -3.4e38f;
+  std::vector<uint8_t> bool_mask;
+  if (has_bool_mask) {
+    bool_mask.resize(c.batch * c.q_len * c.kv_len);
+    std::bernoulli_distribution keep(0.6);
+    for (size_t i = 0; i < bool_mask.size(); ++i) {
+      const bool kept = i % c.kv_len == 0 ? bool_keeps || i / c.kv_len % 5 != 3 : keep(gen);
+      bool_mask[i] = static_cast<uint8_t>(kept == bool_keeps ? 1 : 0);
+    }
+    mask_strides[3] = 1;
+    mask_strides[2] = static_cast<ptrdiff_t>(c.kv_len);
+    mask_strides[1] = 0;
+    mask_strides[0] = static_cast<ptrdiff_t>(c.q_len * c.kv_len);
+  }
 
   F32AttentionProblem p;
   p.batch = c.batch;
@@ -118,8 +140,11 @@ void run_case(const F32AttentionConfig& cfg, const F32GemmConfig& gemm, const Ca
     p.v_strides[i] = v.strides[i];
     p.out_strides[i] = out.strides[i];
   }
-  if (has_mask) {
-    p.mask = mask.data();
+  if (has_mask || has_bool_mask) {
+    p.mask = has_mask ? mask.data() : nullptr;
+    p.bool_mask = has_bool_mask ? bool_mask.data() : nullptr;
+    p.bool_mask_keeps = bool_keeps;
+    p.masked_score = masked_score;
     for (int i = 0; i < 4; ++i) p.mask_strides[i] = mask_strides[i];
   }
   p.scale = 1.0f / std::sqrt(static_cast<float>(c.d > 0 ? c.d : 1));
@@ -140,6 +165,10 @@ void run_case(const F32AttentionConfig& cfg, const F32GemmConfig& gemm, const Ca
           s *= p.scale;
           if (has_mask) {
             s += mask[b * mask_strides[0] + h * mask_strides[1] + i * mask_strides[2] + j];
+          }
+          if (has_bool_mask &&
+              (bool_mask[b * mask_strides[0] + i * mask_strides[2] + j] != 0) != bool_keeps) {
+            s = masked_score;
           }
           if (causal && j > i) s = -INFINITY;
           scores[j] = s;
@@ -189,6 +218,11 @@ std::vector<Case> cases() {
     all.push_back({2, 2, 40, 40, 24, 24, m});
     all.push_back({1, 3, 70, 100, 16, 8, m, true});
     all.push_back({1, 3, 100, 70, 16, 8, m});
+  }
+  for (MaskKind m : {MaskKind::BoolKeep, MaskKind::BoolDrop}) {
+    all.push_back({2, 3, 40, 40, 24, 24, m});
+    all.push_back({2, 3, 70, 100, 16, 8, m, true});
+    all.push_back({1, 2, 30, 300, 32, 32, m});  // two key blocks
   }
   // Several key blocks (online softmax), cached per head and not.
   all.push_back({1, 2, 70, 300, 32, 32});
