@@ -91,35 +91,6 @@ inline size_t for_each_block4(size_t n, const float* x, Body body) {
   return i;
 }
 
-// The vector width as a type, for kernel bodies written once over widths
-// (f32-layernorm/layernorm_body.h): avx512::Vec has the same members.
-struct Vec {
-  using V = __m256;
-  using Mask = __m256i;
-  static constexpr size_t kLanes = 8;
-  static V zero() { return _mm256_setzero_ps(); }
-  static V splat(float v) { return _mm256_set1_ps(v); }
-  static V loadu(const float* p) { return _mm256_loadu_ps(p); }
-  static void storeu(float* p, V v) { _mm256_storeu_ps(p, v); }
-  static V add(V a, V b) { return _mm256_add_ps(a, b); }
-  static V sub(V a, V b) { return _mm256_sub_ps(a, b); }
-  static V mul(V a, V b) { return _mm256_mul_ps(a, b); }
-  static V fmadd(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
-  static float hsum(V v) { return avx2::hsum(v); }
-  // The first r < kLanes lanes; loads through it read 0 elsewhere.
-  static Mask tail_mask(size_t r) { return avx2::tail_mask(r); }
-  static V load_tail(Mask m, const float* p) { return _mm256_maskload_ps(p, m); }
-  static void store_tail(float* p, Mask m, V v) { _mm256_maskstore_ps(p, m, v); }
-  static V keep(Mask m, V v) { return _mm256_and_ps(v, _mm256_castsi256_ps(m)); }
-  // Floats to peel before stores stay within cache lines: none at this width
-  // (measured no gain for 32-byte stores).
-  static size_t head(const float*) { return 0; }
-  template <typename Body>
-  static size_t for_each_block4(size_t n, const float* x, Body body) {
-    return avx2::for_each_block4(n, x, body);
-  }
-};
-
 // 2^n for integral n in [-126, 127] held in a float rounded with
 // kRoundMagicBiased (its low mantissa bits are n + 127).
 inline __m256 pow2_from_biased(__m256 n_biased) {
@@ -156,5 +127,66 @@ inline __m256 exp_nonpositive(__m256 z) {
   const __m256 e = _mm256_fmadd_ps(t, p, s);
   return _mm256_andnot_ps(_mm256_cmp_ps(z, splat(vm::kExpDenormCutoff), _CMP_LT_OQ), e);
 }
+
+// The vector width as a type, for kernel bodies written once over widths
+// (f32-layernorm/layernorm_body.h, f32-vunary/vunary_body.h): avx512::Vec
+// has the same members.
+struct Vec {
+  using V = __m256;
+  using Mask = __m256i;
+  static constexpr size_t kLanes = 8;
+  static V zero() { return _mm256_setzero_ps(); }
+  static V splat(float v) { return _mm256_set1_ps(v); }
+  static V loadu(const float* p) { return _mm256_loadu_ps(p); }
+  static void storeu(float* p, V v) { _mm256_storeu_ps(p, v); }
+  static V add(V a, V b) { return _mm256_add_ps(a, b); }
+  static V sub(V a, V b) { return _mm256_sub_ps(a, b); }
+  static V mul(V a, V b) { return _mm256_mul_ps(a, b); }
+  static V fmadd(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
+  static float hsum(V v) { return avx2::hsum(v); }
+  // The first r < kLanes lanes; loads through it read 0 elsewhere.
+  static Mask tail_mask(size_t r) { return avx2::tail_mask(r); }
+  static V load_tail(Mask m, const float* p) { return _mm256_maskload_ps(p, m); }
+  static void store_tail(float* p, Mask m, V v) { _mm256_maskstore_ps(p, m, v); }
+  static V keep(Mask m, V v) { return _mm256_and_ps(v, _mm256_castsi256_ps(m)); }
+  // Floats to peel before stores stay within cache lines: none at this width
+  // (measured no gain for 32-byte stores).
+  static size_t head(const float*) { return 0; }
+  template <typename Body>
+  static size_t for_each_block4(size_t n, const float* x, Body body) {
+    return avx2::for_each_block4(n, x, body);
+  }
+  static V div(V a, V b) { return _mm256_div_ps(a, b); }
+  static V min(V a, V b) { return _mm256_min_ps(a, b); }
+  static V max(V a, V b) { return _mm256_max_ps(a, b); }
+  static V sqrt(V a) { return _mm256_sqrt_ps(a); }
+  static V bit_and(V a, V b) { return _mm256_and_ps(a, b); }
+  static V bit_or(V a, V b) { return _mm256_or_ps(a, b); }
+  static V bit_xor(V a, V b) { return _mm256_xor_ps(a, b); }
+  static V and_not(V a, V b) { return _mm256_andnot_ps(a, b); }  // ~a & b
+  static V sign_bit() { return avx2::sign_bit(); }
+  // Per lane: if_negative where s has its sign bit set, else if_not.
+  static V by_sign(V s, V if_not, V if_negative) { return _mm256_blendv_ps(if_not, if_negative, s); }
+  // Per lane: then where a >= b (ordered), else otherwise.
+  static V where_ge(V a, V b, V then, V otherwise) {
+    return _mm256_blendv_ps(otherwise, then, _mm256_cmp_ps(a, b, _CMP_GE_OQ));
+  }
+  static V exp_nonpositive(V z) { return avx2::exp_nonpositive(z); }
+  static V exp_poly(V t) { return avx2::exp_poly(t); }
+  static V reduce_ln2(V x, V n) { return avx2::reduce_ln2(x, n); }
+  static V pow2_from_biased(V n) { return avx2::pow2_from_biased(n); }
+  // v * 2^n, n integral held in a float rounded with kRoundMagic, applied as
+  // 2^(n/2) * 2^(n - n/2): no special case from subnormals to overflow.
+  static V mul_pow2(V v, V n_magic) {
+    const __m256i n = _mm256_sub_epi32(_mm256_castps_si256(n_magic),
+                                       _mm256_castps_si256(splat(vmath::kRoundMagic)));
+    const __m256i n1 = _mm256_srai_epi32(n, 1);
+    const __m256i bias = _mm256_set1_epi32(127);
+    const V s1 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(n1, bias), 23));
+    const V s2 = _mm256_castsi256_ps(
+        _mm256_slli_epi32(_mm256_add_epi32(_mm256_sub_epi32(n, n1), bias), 23));
+    return _mm256_mul_ps(_mm256_mul_ps(v, s1), s2);
+  }
+};
 
 }  // namespace ember::kernels::optimized::avx2

@@ -126,34 +126,6 @@ inline Acc4 accumulate4(size_t n, const float* x, __m512 init, size_t* done, F f
   return a;
 }
 
-// The vector width as a type (avx2::Vec has the same members), for kernel
-// bodies written once over widths (f32-layernorm/layernorm_body.h).
-struct Vec {
-  using V = __m512;
-  using Mask = __mmask16;
-  static constexpr size_t kLanes = 16;
-  static V zero() { return _mm512_setzero_ps(); }
-  static V splat(float v) { return _mm512_set1_ps(v); }
-  static V loadu(const float* p) { return _mm512_loadu_ps(p); }
-  static void storeu(float* p, V v) { _mm512_storeu_ps(p, v); }
-  static V add(V a, V b) { return _mm512_add_ps(a, b); }
-  static V sub(V a, V b) { return _mm512_sub_ps(a, b); }
-  static V mul(V a, V b) { return _mm512_mul_ps(a, b); }
-  static V fmadd(V a, V b, V c) { return _mm512_fmadd_ps(a, b, c); }
-  static float hsum(V v) { return avx512::hsum(v); }
-  static Mask tail_mask(size_t r) { return avx512::tail_mask(r); }
-  static V load_tail(Mask m, const float* p) { return _mm512_maskz_loadu_ps(m, p); }
-  static void store_tail(float* p, Mask m, V v) { _mm512_mask_storeu_ps(p, m, v); }
-  static V keep(Mask m, V v) { return _mm512_maskz_mov_ps(m, v); }
-  // A masked head first, so that 64-byte stores stay within cache lines:
-  // split ones cost a row loop up to 15% in L2.
-  static size_t head(const float* y) { return to_line(y); }
-  template <typename Body>
-  static size_t for_each_block4(size_t n, const float* x, Body body) {
-    return for_each_block64(n, x, body);
-  }
-};
-
 // 2^n for integral n in [-126, 127] held in a float rounded with
 // kRoundMagicBiased (its low mantissa bits are n + 127).
 inline __m512 pow2_from_biased(__m512 n_biased) {
@@ -191,5 +163,67 @@ inline __m512 exp_nonpositive(__m512 z) {
   // Lanes below the cutoff are zeroed; NaN compares false and is kept.
   return _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(z, splat(vm::kExpDenormCutoff), _CMP_NLT_UQ), e);
 }
+
+// The vector width as a type (avx2::Vec has the same members), for kernel
+// bodies written once over widths (f32-layernorm/layernorm_body.h,
+// f32-vunary/vunary_body.h).
+struct Vec {
+  using V = __m512;
+  using Mask = __mmask16;
+  static constexpr size_t kLanes = 16;
+  static V zero() { return _mm512_setzero_ps(); }
+  static V splat(float v) { return _mm512_set1_ps(v); }
+  static V loadu(const float* p) { return _mm512_loadu_ps(p); }
+  static void storeu(float* p, V v) { _mm512_storeu_ps(p, v); }
+  static V add(V a, V b) { return _mm512_add_ps(a, b); }
+  static V sub(V a, V b) { return _mm512_sub_ps(a, b); }
+  static V mul(V a, V b) { return _mm512_mul_ps(a, b); }
+  static V fmadd(V a, V b, V c) { return _mm512_fmadd_ps(a, b, c); }
+  static float hsum(V v) { return avx512::hsum(v); }
+  static Mask tail_mask(size_t r) { return avx512::tail_mask(r); }
+  static V load_tail(Mask m, const float* p) { return _mm512_maskz_loadu_ps(m, p); }
+  static void store_tail(float* p, Mask m, V v) { _mm512_mask_storeu_ps(p, m, v); }
+  static V keep(Mask m, V v) { return _mm512_maskz_mov_ps(m, v); }
+  // A masked head first, so that 64-byte stores stay within cache lines:
+  // split ones cost a row loop up to 15% in L2.
+  static size_t head(const float* y) { return to_line(y); }
+  template <typename Body>
+  static size_t for_each_block4(size_t n, const float* x, Body body) {
+    return for_each_block64(n, x, body);
+  }
+  static V div(V a, V b) { return _mm512_div_ps(a, b); }
+  static V min(V a, V b) { return _mm512_min_ps(a, b); }
+  static V max(V a, V b) { return _mm512_max_ps(a, b); }
+  static V sqrt(V a) { return _mm512_sqrt_ps(a); }
+  static V bit_and(V a, V b) { return _mm512_and_ps(a, b); }
+  static V bit_or(V a, V b) { return _mm512_or_ps(a, b); }
+  static V bit_xor(V a, V b) { return _mm512_xor_ps(a, b); }
+  static V and_not(V a, V b) { return _mm512_andnot_ps(a, b); }  // ~a & b
+  static V sign_bit() { return avx512::sign_bit(); }
+  // Per lane: if_negative where s has its sign bit set, else if_not.
+  static V by_sign(V s, V if_not, V if_negative) {
+    return _mm512_mask_blend_ps(sign_mask(s), if_not, if_negative);
+  }
+  // Per lane: then where a >= b (ordered), else otherwise.
+  static V where_ge(V a, V b, V then, V otherwise) {
+    return _mm512_mask_mov_ps(otherwise, _mm512_cmp_ps_mask(a, b, _CMP_GE_OQ), then);
+  }
+  static V exp_nonpositive(V z) { return avx512::exp_nonpositive(z); }
+  static V exp_poly(V t) { return avx512::exp_poly(t); }
+  static V reduce_ln2(V x, V n) { return avx512::reduce_ln2(x, n); }
+  static V pow2_from_biased(V n) { return avx512::pow2_from_biased(n); }
+  // v * 2^n, n integral held in a float rounded with kRoundMagic, applied as
+  // 2^(n/2) * 2^(n - n/2): no special case from subnormals to overflow.
+  static V mul_pow2(V v, V n_magic) {
+    const __m512i n = _mm512_sub_epi32(_mm512_castps_si512(n_magic),
+                                       _mm512_castps_si512(splat(vmath::kRoundMagic)));
+    const __m512i n1 = _mm512_srai_epi32(n, 1);
+    const __m512i bias = _mm512_set1_epi32(127);
+    const V s1 = _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_add_epi32(n1, bias), 23));
+    const V s2 = _mm512_castsi512_ps(
+        _mm512_slli_epi32(_mm512_add_epi32(_mm512_sub_epi32(n, n1), bias), 23));
+    return _mm512_mul_ps(_mm512_mul_ps(v, s1), s2);
+  }
+};
 
 }  // namespace ember::kernels::optimized::avx512
