@@ -1,89 +1,17 @@
-// f32 attention row operations for AVX2 + FMA, compiled with -mavx2 -mfma for
-// this file only. Shared helpers come from simd/avx2_math.h, which only
-// files compiled with these flags may include.
+// f32 attention for AVX2 + FMA, compiled with -mavx2 -mfma for this file
+// only: rows_body.h's row operations at 8 lanes, and K^T packed through 8 x 8
+// transposes in registers.
 #include <immintrin.h>
 
 #include "kernels/optimized/cpu_features.h"
 #include "kernels/optimized/f32-attention/f32_attention.h"
 #include "kernels/optimized/simd/avx2_math.h"
+#include "kernels/optimized/f32-attention/rows_body.h"
 
 namespace ember::kernels::optimized {
 namespace {
 
-using avx2::Acc4;
-using avx2::accumulate4;
-using avx2::hmax;
-using avx2::hsum;
-using avx2::tail_mask;
-
-float row_max(const float* x, size_t n) {
-  // Started at x[0] (not -inf, as softmax's rmax is) and finished by a
-  // scalar tail, as the scalar attention variant does, so that the variants
-  // treat NaNs alike.
-  size_t i;
-  const Acc4 a = accumulate4(n, x, _mm256_set1_ps(x[0]), &i,
-                             [](__m256 v, __m256 acc) { return _mm256_max_ps(acc, v); });
-  float m = hmax(_mm256_max_ps(_mm256_max_ps(a.a0, a.a1), _mm256_max_ps(a.a2, a.a3)));
-  for (; i < n; ++i) m = x[i] > m ? x[i] : m;
-  return m;
-}
-
-// exp(x) for x <= 0, as the scalar variant computes it (XNNPACK's rr2_p5:
-// Cody-Waite reduction with two constants, degree-5 polynomial, 2^n built in
-// the exponent bits); 0 below -87.34, where exp is a denormal or 0.
-// Kept here rather than avx2::exp_nonpositive (simd/avx2_math.h), which is
-// f32-vunary's degree-6 exp with other constants and another flush threshold:
-// the attention variants agree with each other on this one.
-__m256 exp_nonpositive(__m256 x) {
-  const __m256 magic = _mm256_set1_ps(0x1.8000FEp23f);
-  __m256 n = _mm256_fmadd_ps(x, _mm256_set1_ps(0x1.715476p+0f), magic);
-  const __m256 scale = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_castps_si256(n), 23));
-  n = _mm256_sub_ps(n, magic);
-  __m256 t = _mm256_fmadd_ps(n, _mm256_set1_ps(-0x1.62E43p-1f), x);
-  t = _mm256_fmadd_ps(n, _mm256_set1_ps(0x1.05C61p-29f), t);
-  __m256 p = _mm256_fmadd_ps(_mm256_set1_ps(0x1.0F9F9Cp-7f), t, _mm256_set1_ps(0x1.573A1Ap-5f));
-  p = _mm256_fmadd_ps(p, t, _mm256_set1_ps(0x1.555A80p-3f));
-  p = _mm256_fmadd_ps(p, t, _mm256_set1_ps(0x1.FFFDC6p-2f));
-  p = _mm256_fmadd_ps(p, t, _mm256_set1_ps(0x1.FFFFF6p-1f));
-  t = _mm256_mul_ps(t, scale);
-  const __m256 f = _mm256_fmadd_ps(t, p, scale);
-  const __m256 underflow = _mm256_cmp_ps(x, _mm256_set1_ps(-0x1.5D589Ep6f), _CMP_LT_OQ);
-  return _mm256_andnot_ps(underflow, f);
-}
-
-float exp_row(float* x, size_t n, float max) {
-  const __m256 vmax = _mm256_set1_ps(max);
-  __m256 s0 = _mm256_setzero_ps(), s1 = _mm256_setzero_ps();
-  size_t i = 0;
-  // Two vectors per step: each exp is a chain of ~10 dependent operations.
-  for (; i + 16 <= n; i += 16) {
-    const __m256 e0 = exp_nonpositive(_mm256_sub_ps(_mm256_loadu_ps(x + i), vmax));
-    const __m256 e1 = exp_nonpositive(_mm256_sub_ps(_mm256_loadu_ps(x + i + 8), vmax));
-    _mm256_storeu_ps(x + i, e0);
-    _mm256_storeu_ps(x + i + 8, e1);
-    s0 = _mm256_add_ps(s0, e0);
-    s1 = _mm256_add_ps(s1, e1);
-  }
-  for (; i + 8 <= n; i += 8) {
-    const __m256 e = exp_nonpositive(_mm256_sub_ps(_mm256_loadu_ps(x + i), vmax));
-    _mm256_storeu_ps(x + i, e);
-    s0 = _mm256_add_ps(s0, e);
-  }
-  if (i < n) {
-    const __m256i mask = tail_mask(n - i);
-    const __m256 e = exp_nonpositive(_mm256_sub_ps(_mm256_maskload_ps(x + i, mask), vmax));
-    _mm256_maskstore_ps(x + i, mask, e);
-    s1 = _mm256_add_ps(s1, _mm256_and_ps(e, _mm256_castsi256_ps(mask)));
-  }
-  return hsum(_mm256_add_ps(s0, s1));
-}
-
-void scale_row(float* x, size_t n, float s) {
-  const __m256 vs = _mm256_set1_ps(s);
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(x + i, _mm256_mul_ps(_mm256_loadu_ps(x + i), vs));
-  for (; i < n; ++i) x[i] *= s;
-}
+using W = avx2::Vec;
 
 // dst[c * ld + r] = src[r * lds + c] for an 8 x 8 block.
 void transpose8x8(const float* src, size_t lds, float* dst, size_t ld) {
@@ -135,35 +63,11 @@ void pack_kt(size_t n, size_t d, const float* k, size_t ldk, size_t nr, float* p
   }
 }
 
-float dot(const float* a, const float* b, size_t n) {
-  __m256 s0 = _mm256_setzero_ps(), s1 = _mm256_setzero_ps();
-  size_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    s0 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i), s0);
-    s1 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i + 8), _mm256_loadu_ps(b + i + 8), s1);
-  }
-  if (i + 8 <= n) {
-    s0 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i), s0);
-    i += 8;
-  }
-  float tail = 0.0f;
-  for (; i < n; ++i) tail += a[i] * b[i];
-  return hsum(_mm256_add_ps(s0, s1)) + tail;
-}
-
-void add_scaled(float* y, const float* x, float a, size_t n) {
-  const __m256 va = _mm256_set1_ps(a);
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    _mm256_storeu_ps(y + i, _mm256_fmadd_ps(_mm256_loadu_ps(x + i), va, _mm256_loadu_ps(y + i)));
-  }
-  for (; i < n; ++i) y[i] += a * x[i];
-}
-
 }  // namespace
 
 extern const F32AttentionConfig kF32AttentionAvx2Config = {
-    "avx2", kCpuAvx2 | kCpuFma | kCpuOsYmm, row_max, exp_row, scale_row, pack_kt, dot, add_scaled,
+    "avx2", kCpuAvx2 | kCpuFma | kCpuOsYmm, row_max<W>, exp_row<W>, scale_row<W>, pack_kt,
+    dot<W>, add_scaled<W>,
 };
 
 }  // namespace ember::kernels::optimized

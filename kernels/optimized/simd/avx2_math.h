@@ -144,11 +144,16 @@ struct Vec {
   static V mul(V a, V b) { return _mm256_mul_ps(a, b); }
   static V fmadd(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
   static float hsum(V v) { return avx2::hsum(v); }
+  static float hmax(V v) { return avx2::hmax(v); }
   // The first r < kLanes lanes; loads through it read 0 elsewhere.
   static Mask tail_mask(size_t r) { return avx2::tail_mask(r); }
   static V load_tail(Mask m, const float* p) { return _mm256_maskload_ps(p, m); }
   static void store_tail(float* p, Mask m, V v) { _mm256_maskstore_ps(p, m, v); }
   static V keep(Mask m, V v) { return _mm256_and_ps(v, _mm256_castsi256_ps(m)); }
+  // The mask's lanes loaded from p, the others `rest`.
+  static V load_tail_or(V rest, Mask m, const float* p) {
+    return _mm256_blendv_ps(rest, _mm256_maskload_ps(p, m), _mm256_castsi256_ps(m));
+  }
   // Floats to peel before stores stay within cache lines: none at this width
   // (measured no gain for 32-byte stores).
   static size_t head(const float*) { return 0; }
@@ -170,6 +175,10 @@ struct Vec {
   // Per lane: then where a >= b (ordered), else otherwise.
   static V where_ge(V a, V b, V then, V otherwise) {
     return _mm256_blendv_ps(otherwise, then, _mm256_cmp_ps(a, b, _CMP_GE_OQ));
+  }
+  // Per lane: 0 where x < limit, else v (x NaN included).
+  static V zero_below(V x, V limit, V v) {
+    return _mm256_andnot_ps(_mm256_cmp_ps(x, limit, _CMP_LT_OQ), v);
   }
   static V exp_nonpositive(V z) { return avx2::exp_nonpositive(z); }
   static V exp_poly(V t) { return avx2::exp_poly(t); }

@@ -180,10 +180,12 @@ struct Vec {
   static V mul(V a, V b) { return _mm512_mul_ps(a, b); }
   static V fmadd(V a, V b, V c) { return _mm512_fmadd_ps(a, b, c); }
   static float hsum(V v) { return avx512::hsum(v); }
+  static float hmax(V v) { return avx512::hmax(v); }
   static Mask tail_mask(size_t r) { return avx512::tail_mask(r); }
   static V load_tail(Mask m, const float* p) { return _mm512_maskz_loadu_ps(m, p); }
   static void store_tail(float* p, Mask m, V v) { _mm512_mask_storeu_ps(p, m, v); }
   static V keep(Mask m, V v) { return _mm512_maskz_mov_ps(m, v); }
+  static V load_tail_or(V rest, Mask m, const float* p) { return _mm512_mask_loadu_ps(rest, m, p); }
   // A masked head first, so that 64-byte stores stay within cache lines:
   // split ones cost a row loop up to 15% in L2.
   static size_t head(const float* y) { return to_line(y); }
@@ -207,6 +209,9 @@ struct Vec {
   // Per lane: then where a >= b (ordered), else otherwise.
   static V where_ge(V a, V b, V then, V otherwise) {
     return _mm512_mask_mov_ps(otherwise, _mm512_cmp_ps_mask(a, b, _CMP_GE_OQ), then);
+  }
+  static V zero_below(V x, V limit, V v) {
+    return _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(x, limit, _CMP_NLT_UQ), v);
   }
   static V exp_nonpositive(V z) { return avx512::exp_nonpositive(z); }
   static V exp_poly(V t) { return avx512::exp_poly(t); }
