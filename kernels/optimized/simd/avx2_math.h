@@ -176,6 +176,15 @@ struct Vec {
   static V where_ge(V a, V b, V then, V otherwise) {
     return _mm256_blendv_ps(otherwise, then, _mm256_cmp_ps(a, b, _CMP_GE_OQ));
   }
+  // Lane masks from comparisons, for NaN tracking and selects.
+  static Mask unordered(V a, V b) { return _mm256_castps_si256(_mm256_cmp_ps(a, b, _CMP_UNORD_Q)); }
+  static Mask no_lanes() { return _mm256_setzero_si256(); }
+  static Mask either(Mask a, Mask b) { return _mm256_or_si256(a, b); }
+  static bool any(Mask m) { return _mm256_testz_si256(m, m) == 0; }
+  // Per lane: then where m is on, else otherwise.
+  static V select(Mask m, V then, V otherwise) {
+    return _mm256_blendv_ps(otherwise, then, _mm256_castsi256_ps(m));
+  }
   // Per lane: 0 where x < limit, else v (x NaN included).
   static V zero_below(V x, V limit, V v) {
     return _mm256_andnot_ps(_mm256_cmp_ps(x, limit, _CMP_LT_OQ), v);

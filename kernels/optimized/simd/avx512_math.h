@@ -210,6 +210,11 @@ struct Vec {
   static V where_ge(V a, V b, V then, V otherwise) {
     return _mm512_mask_mov_ps(otherwise, _mm512_cmp_ps_mask(a, b, _CMP_GE_OQ), then);
   }
+  static Mask unordered(V a, V b) { return _mm512_cmp_ps_mask(a, b, _CMP_UNORD_Q); }
+  static Mask no_lanes() { return 0; }
+  static Mask either(Mask a, Mask b) { return static_cast<Mask>(a | b); }
+  static bool any(Mask m) { return m != 0; }
+  static V select(Mask m, V then, V otherwise) { return _mm512_mask_mov_ps(otherwise, m, then); }
   static V zero_below(V x, V limit, V v) {
     return _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(x, limit, _CMP_NLT_UQ), v);
   }
