@@ -41,7 +41,7 @@ float row_max(const float* x, size_t n) {
 // exp(x) for x <= 0, as the scalar variant computes it (XNNPACK's rr2_p5:
 // Cody-Waite reduction with two constants, degree-5 polynomial, 2^n built in
 // the exponent bits); 0 below -87.34, where exp is a denormal or 0. Not
-// W::exp_nonpositive, f32-vunary's degree-6 exp with other constants and
+// simd/vec_math.h's exp_nonpositive, f32-vunary's degree-6 exp with other constants and
 // another flush threshold: the attention variants agree on this one.
 template <typename W>
 typename W::V exp_rr2_p5(typename W::V x) {

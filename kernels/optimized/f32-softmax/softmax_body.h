@@ -1,7 +1,7 @@
 // The f32 softmax microkernels written once over a vector width W
 // (avx2::Vec, avx512::Vec from simd/avx*_math.h): avx2.cpp and avx512.cpp
 // instantiate them at their widths. The exp is f32-vunary's exp for x <= 0
-// (W::exp_nonpositive), the same operations at either width. Tails go
+// (vec_math.h's exp_nonpositive), the same operations at either width. Tails go
 // through masked loads and stores.
 //
 // Included only by those ISA files, after their simd header; everything here
@@ -17,6 +17,7 @@
 #include <cstddef>
 
 #include "kernels/optimized/f32-softmax/f32_softmax.h"
+#include "kernels/optimized/simd/vec_math.h"
 
 namespace ember::kernels::optimized {
 namespace {
@@ -47,10 +48,10 @@ float addexpminusmax(size_t n, const float* x, float max, float* y) {
   V acc0 = W::zero(), acc1 = acc0;
   size_t i = 0;
   for (; i + 4 * L <= n; i += 4 * L) {
-    const V e0 = W::exp_nonpositive(W::sub(W::loadu(x + i), vmax));
-    const V e1 = W::exp_nonpositive(W::sub(W::loadu(x + i + L), vmax));
-    const V e2 = W::exp_nonpositive(W::sub(W::loadu(x + i + 2 * L), vmax));
-    const V e3 = W::exp_nonpositive(W::sub(W::loadu(x + i + 3 * L), vmax));
+    const V e0 = exp_nonpositive<W>(W::sub(W::loadu(x + i), vmax));
+    const V e1 = exp_nonpositive<W>(W::sub(W::loadu(x + i + L), vmax));
+    const V e2 = exp_nonpositive<W>(W::sub(W::loadu(x + i + 2 * L), vmax));
+    const V e3 = exp_nonpositive<W>(W::sub(W::loadu(x + i + 3 * L), vmax));
     if (kStore) {
       W::storeu(y + i, e0);
       W::storeu(y + i + L, e1);
@@ -61,14 +62,14 @@ float addexpminusmax(size_t n, const float* x, float max, float* y) {
     acc1 = W::add(acc1, W::add(e1, e3));
   }
   for (; i + L <= n; i += L) {
-    const V e = W::exp_nonpositive(W::sub(W::loadu(x + i), vmax));
+    const V e = exp_nonpositive<W>(W::sub(W::loadu(x + i), vmax));
     if (kStore) W::storeu(y + i, e);
     acc0 = W::add(acc0, e);
   }
   if (i < n) {
     const typename W::Mask mask = W::tail_mask(n - i);
     // Zeroed past the tail, so that exp(0 - max) there adds nothing.
-    const V e = W::keep(mask, W::exp_nonpositive(W::sub(W::load_tail(mask, x + i), vmax)));
+    const V e = W::keep(mask, exp_nonpositive<W>(W::sub(W::load_tail(mask, x + i), vmax)));
     if (kStore) W::store_tail(y + i, mask, e);
     acc1 = W::add(acc1, e);
   }
@@ -144,14 +145,14 @@ template <typename W>
 void vexpminus_acc(size_t n, const float* x, const float* m, float* y, float* s) {
   size_t i = 0;
   for (; i + W::kLanes <= n; i += W::kLanes) {
-    const typename W::V e = W::exp_nonpositive(W::sub(W::loadu(x + i), W::loadu(m + i)));
+    const typename W::V e = exp_nonpositive<W>(W::sub(W::loadu(x + i), W::loadu(m + i)));
     W::storeu(y + i, e);
     W::storeu(s + i, W::add(W::loadu(s + i), e));
   }
   if (i < n) {
     const typename W::Mask k = W::tail_mask(n - i);
     const typename W::V e =
-        W::exp_nonpositive(W::sub(W::load_tail(k, x + i), W::load_tail(k, m + i)));
+        exp_nonpositive<W>(W::sub(W::load_tail(k, x + i), W::load_tail(k, m + i)));
     W::store_tail(y + i, k, e);
     W::store_tail(s + i, k, W::add(W::load_tail(k, s + i), e));
   }

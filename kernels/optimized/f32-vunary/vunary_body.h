@@ -19,6 +19,7 @@
 
 #include "kernels/optimized/f32-vunary/f32_vmath_constants.h"
 #include "kernels/optimized/f32-vunary/f32_vunary.h"
+#include "kernels/optimized/simd/vec_math.h"
 
 namespace ember::kernels::optimized {
 namespace {
@@ -29,7 +30,7 @@ namespace vm = vmath;
 // (the sign bit decides, NaNs included).
 template <typename W>
 inline typename W::V sigmoid(typename W::V x) {
-  const typename W::V e = W::exp_nonpositive(W::bit_or(x, W::sign_bit()));
+  const typename W::V e = exp_nonpositive<W>(W::bit_or(x, W::sign_bit()));
   const typename W::V f = W::div(e, W::add(e, W::splat(1.0f)));
   return W::by_sign(x, W::sub(W::splat(1.0f), f), f);
 }
@@ -48,8 +49,8 @@ struct ExpOp {
     using V = typename W::V;
     const V xc = W::min(W::splat(vm::kExpMaxX), W::max(W::splat(vm::kExpMinX), x));
     const V n_magic = W::fmadd(xc, W::splat(vm::kLog2e), W::splat(vm::kRoundMagic));
-    const V t = W::reduce_ln2(xc, W::sub(n_magic, W::splat(vm::kRoundMagic)));
-    return W::mul_pow2(W::fmadd(t, W::exp_poly(t), W::splat(1.0f)), n_magic);
+    const V t = reduce_ln2<W>(xc, W::sub(n_magic, W::splat(vm::kRoundMagic)));
+    return W::mul_pow2(W::fmadd(t, exp_poly<W>(t), W::splat(1.0f)), n_magic);
   }
 };
 
@@ -68,7 +69,7 @@ struct TanhOp {
     V n = W::fmadd(z, W::splat(vm::kLog2e), W::splat(vm::kRoundMagicBiased));
     const V s = W::pow2_from_biased(n);
     n = W::sub(n, W::splat(vm::kRoundMagicBiased));
-    const V t = W::reduce_ln2(z, n);
+    const V t = reduce_ln2<W>(z, n);
     V q = W::fmadd(W::splat(vm::kExpm1D6), t, W::splat(vm::kExpm1D5));
     q = W::fmadd(q, t, W::splat(vm::kExpm1D4));
     q = W::fmadd(q, t, W::splat(vm::kExpm1D3));

@@ -1,7 +1,8 @@
 // SIMD helpers shared by the AVX2 + FMA variants of the f32 families (their
 // avx2.cpp files): splats, tail masks, horizontal sums and maxima, the
-// four-chain row accumulation and the exp for x <= 0 of f32-vunary's
-// algorithm (f32_vmath_constants.h).
+// four-chain row accumulation, 2^n from exponent bits, and Vec, the width
+// traits that the bodies written once over widths (*_body.h, vec_math.h's
+// exp) instantiate.
 //
 // The one exception to "headers a variant includes define no functions"
 // (README.md): the functions here are inline AVX2 code, so a copy the linker
@@ -97,37 +98,6 @@ inline __m256 pow2_from_biased(__m256 n_biased) {
   return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_castps_si256(n_biased), 23));
 }
 
-// t = x - n ln2, in two steps (Cody-Waite).
-inline __m256 reduce_ln2(__m256 x, __m256 n) {
-  namespace vm = vmath;
-  const __m256 t = _mm256_fnmadd_ps(n, splat(vm::kLn2Hi), x);
-  return _mm256_fnmadd_ps(n, splat(vm::kLn2Lo), t);
-}
-
-// p(t) with exp(t) ~= 1 + t * p(t).
-inline __m256 exp_poly(__m256 t) {
-  namespace vm = vmath;
-  __m256 p = _mm256_fmadd_ps(splat(vm::kExpC6), t, splat(vm::kExpC5));
-  p = _mm256_fmadd_ps(p, t, splat(vm::kExpC4));
-  p = _mm256_fmadd_ps(p, t, splat(vm::kExpC3));
-  p = _mm256_fmadd_ps(p, t, splat(vm::kExpC2));
-  return _mm256_fmadd_ps(p, t, splat(vm::kExpC1));
-}
-
-// exp(z) for z <= 0 (or NaN), flushed to 0 below 2^-126 (kExpDenormCutoff):
-// one scale factor. f32-vunary's sigmoid and f32-softmax use it.
-inline __m256 exp_nonpositive(__m256 z) {
-  namespace vm = vmath;
-  __m256 n = _mm256_fmadd_ps(z, splat(vm::kLog2e), splat(vm::kRoundMagicBiased));
-  const __m256 s = pow2_from_biased(n);
-  n = _mm256_sub_ps(n, splat(vm::kRoundMagicBiased));
-  __m256 t = reduce_ln2(z, n);
-  const __m256 p = exp_poly(t);
-  t = _mm256_mul_ps(t, s);
-  const __m256 e = _mm256_fmadd_ps(t, p, s);
-  return _mm256_andnot_ps(_mm256_cmp_ps(z, splat(vm::kExpDenormCutoff), _CMP_LT_OQ), e);
-}
-
 // The vector width as a type, for kernel bodies written once over widths
 // (f32-layernorm/layernorm_body.h, f32-vunary/vunary_body.h): avx512::Vec
 // has the same members.
@@ -143,6 +113,7 @@ struct Vec {
   static V sub(V a, V b) { return _mm256_sub_ps(a, b); }
   static V mul(V a, V b) { return _mm256_mul_ps(a, b); }
   static V fmadd(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
+  static V fnmadd(V a, V b, V c) { return _mm256_fnmadd_ps(a, b, c); }  // c - a b
   static float hsum(V v) { return avx2::hsum(v); }
   static float hmax(V v) { return avx2::hmax(v); }
   // The first r < kLanes lanes; loads through it read 0 elsewhere.
@@ -189,9 +160,6 @@ struct Vec {
   static V zero_below(V x, V limit, V v) {
     return _mm256_andnot_ps(_mm256_cmp_ps(x, limit, _CMP_LT_OQ), v);
   }
-  static V exp_nonpositive(V z) { return avx2::exp_nonpositive(z); }
-  static V exp_poly(V t) { return avx2::exp_poly(t); }
-  static V reduce_ln2(V x, V n) { return avx2::reduce_ln2(x, n); }
   static V pow2_from_biased(V n) { return avx2::pow2_from_biased(n); }
   // v * 2^n, n integral held in a float rounded with kRoundMagic, applied as
   // 2^(n/2) * 2^(n - n/2): no special case from subnormals to overflow.

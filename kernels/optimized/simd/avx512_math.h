@@ -1,9 +1,8 @@
 // SIMD helpers shared by the AVX-512 variants of the f32 families (their
-// avx512.cpp files): splats, tail masks, horizontal sums and maxima, the
-// four-chain row accumulation and the exp for x <= 0 of f32-vunary's
-// algorithm (f32_vmath_constants.h), the AVX2 helpers (avx2_math.h) 16
-// lanes wide. The arithmetic is the AVX2 one operation for operation, so a
-// function built from these gives the AVX2 variant's results bit for bit.
+// avx512.cpp files): avx2_math.h's helpers 16 lanes wide, and Vec, the width
+// traits of the bodies written once over widths (*_body.h, vec_math.h's
+// exp). The arithmetic is the AVX2 one operation for operation, so a body
+// gives the AVX2 variant's results bit for bit.
 //
 // Like avx2_math.h, the one exception to "headers a variant includes define
 // no functions" (README.md): the functions here are inline AVX-512 code, so a
@@ -132,38 +131,6 @@ inline __m512 pow2_from_biased(__m512 n_biased) {
   return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_castps_si512(n_biased), 23));
 }
 
-// t = x - n ln2, in two steps (Cody-Waite).
-inline __m512 reduce_ln2(__m512 x, __m512 n) {
-  namespace vm = vmath;
-  const __m512 t = _mm512_fnmadd_ps(n, splat(vm::kLn2Hi), x);
-  return _mm512_fnmadd_ps(n, splat(vm::kLn2Lo), t);
-}
-
-// p(t) with exp(t) ~= 1 + t * p(t).
-inline __m512 exp_poly(__m512 t) {
-  namespace vm = vmath;
-  __m512 p = _mm512_fmadd_ps(splat(vm::kExpC6), t, splat(vm::kExpC5));
-  p = _mm512_fmadd_ps(p, t, splat(vm::kExpC4));
-  p = _mm512_fmadd_ps(p, t, splat(vm::kExpC3));
-  p = _mm512_fmadd_ps(p, t, splat(vm::kExpC2));
-  return _mm512_fmadd_ps(p, t, splat(vm::kExpC1));
-}
-
-// exp(z) for z <= 0 (or NaN), flushed to 0 below 2^-126 (kExpDenormCutoff):
-// one scale factor. f32-vunary's sigmoid and f32-softmax use it.
-inline __m512 exp_nonpositive(__m512 z) {
-  namespace vm = vmath;
-  __m512 n = _mm512_fmadd_ps(z, splat(vm::kLog2e), splat(vm::kRoundMagicBiased));
-  const __m512 s = pow2_from_biased(n);
-  n = _mm512_sub_ps(n, splat(vm::kRoundMagicBiased));
-  __m512 t = reduce_ln2(z, n);
-  const __m512 p = exp_poly(t);
-  t = _mm512_mul_ps(t, s);
-  const __m512 e = _mm512_fmadd_ps(t, p, s);
-  // Lanes below the cutoff are zeroed; NaN compares false and is kept.
-  return _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(z, splat(vm::kExpDenormCutoff), _CMP_NLT_UQ), e);
-}
-
 // The vector width as a type (avx2::Vec has the same members), for kernel
 // bodies written once over widths (f32-layernorm/layernorm_body.h,
 // f32-vunary/vunary_body.h).
@@ -179,6 +146,7 @@ struct Vec {
   static V sub(V a, V b) { return _mm512_sub_ps(a, b); }
   static V mul(V a, V b) { return _mm512_mul_ps(a, b); }
   static V fmadd(V a, V b, V c) { return _mm512_fmadd_ps(a, b, c); }
+  static V fnmadd(V a, V b, V c) { return _mm512_fnmadd_ps(a, b, c); }  // c - a b
   static float hsum(V v) { return avx512::hsum(v); }
   static float hmax(V v) { return avx512::hmax(v); }
   static Mask tail_mask(size_t r) { return avx512::tail_mask(r); }
@@ -218,9 +186,6 @@ struct Vec {
   static V zero_below(V x, V limit, V v) {
     return _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(x, limit, _CMP_NLT_UQ), v);
   }
-  static V exp_nonpositive(V z) { return avx512::exp_nonpositive(z); }
-  static V exp_poly(V t) { return avx512::exp_poly(t); }
-  static V reduce_ln2(V x, V n) { return avx512::reduce_ln2(x, n); }
   static V pow2_from_biased(V n) { return avx512::pow2_from_biased(n); }
   // v * 2^n, n integral held in a float rounded with kRoundMagic, applied as
   // 2^(n/2) * 2^(n - n/2): no special case from subnormals to overflow.
