@@ -3,6 +3,7 @@
 // values rather than tensors, so they use the boxed calling convention.
 // Names follow ExecuTorch's, so programs written by either exporter run here.
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 
 #include "runtime/kernel/kernel_registry.h"
@@ -62,37 +63,67 @@ bool both_int(Span<EValue*> args) {
   return (args[0]->is_int() || args[0]->is_bool()) && (args[1]->is_int() || args[1]->is_bool());
 }
 
+// Symbolic sizes are int64 and a result outside it fails the call: signed
+// overflow is undefined behaviour in C++, and a wrapped size would be wrong.
+// int_op(x, y, &out) returns false on overflow.
 template <typename IntOp, typename FloatOp>
-void arith(KernelContext& ctx, Span<EValue*> args, IntOp int_op, FloatOp float_op) {
+void arith(KernelContext& ctx, const char* name, Span<EValue*> args, IntOp int_op,
+           FloatOp float_op) {
   if (both_int(args)) {
-    *args[2] = EValue(int_op(args[0]->scalar_to_int(), args[1]->scalar_to_int()));
+    int64_t out = 0;
+    EMBER_KERNEL_CHECK(ctx, int_op(args[0]->scalar_to_int(), args[1]->scalar_to_int(), &out),
+                       "%s: %lld and %lld overflow int64", name,
+                       static_cast<long long>(args[0]->scalar_to_int()),
+                       static_cast<long long>(args[1]->scalar_to_int()));
+    *args[2] = EValue(out);
   } else {
     *args[2] = EValue(float_op(args[0]->scalar_to_double(), args[1]->scalar_to_double()));
   }
 }
 
 void add(KernelContext& ctx, Span<EValue*> a) {
-  arith(ctx, a, [](int64_t x, int64_t y) { return x + y; }, [](double x, double y) { return x + y; });
+  arith(
+      ctx, "add", a,
+      [](int64_t x, int64_t y, int64_t* r) { return !__builtin_add_overflow(x, y, r); },
+      [](double x, double y) { return x + y; });
 }
 void sub(KernelContext& ctx, Span<EValue*> a) {
-  arith(ctx, a, [](int64_t x, int64_t y) { return x - y; }, [](double x, double y) { return x - y; });
+  arith(
+      ctx, "sub", a,
+      [](int64_t x, int64_t y, int64_t* r) { return !__builtin_sub_overflow(x, y, r); },
+      [](double x, double y) { return x - y; });
 }
 void mul(KernelContext& ctx, Span<EValue*> a) {
-  arith(ctx, a, [](int64_t x, int64_t y) { return x * y; }, [](double x, double y) { return x * y; });
+  arith(
+      ctx, "mul", a,
+      [](int64_t x, int64_t y, int64_t* r) { return !__builtin_mul_overflow(x, y, r); },
+      [](double x, double y) { return x * y; });
 }
 void sym_max(KernelContext& ctx, Span<EValue*> a) {
-  arith(ctx, a, [](int64_t x, int64_t y) { return x > y ? x : y; },
-        [](double x, double y) { return x > y ? x : y; });
+  arith(
+      ctx, "sym_max", a,
+      [](int64_t x, int64_t y, int64_t* r) {
+        *r = x > y ? x : y;
+        return true;
+      },
+      [](double x, double y) { return x > y ? x : y; });
 }
 void sym_min(KernelContext& ctx, Span<EValue*> a) {
-  arith(ctx, a, [](int64_t x, int64_t y) { return x < y ? x : y; },
-        [](double x, double y) { return x < y ? x : y; });
+  arith(
+      ctx, "sym_min", a,
+      [](int64_t x, int64_t y, int64_t* r) {
+        *r = x < y ? x : y;
+        return true;
+      },
+      [](double x, double y) { return x < y ? x : y; });
 }
 
 void floordiv(KernelContext& ctx, Span<EValue*> a) {
   if (both_int(a)) {
     const int64_t x = a[0]->scalar_to_int(), y = a[1]->scalar_to_int();
     EMBER_KERNEL_CHECK(ctx, y != 0, "floordiv: division by zero");
+    EMBER_KERNEL_CHECK(ctx, !(x == INT64_MIN && y == -1), "floordiv: %lld // -1 overflows int64",
+                       static_cast<long long>(x));
     int64_t q = x / y;
     if ((x % y != 0) && ((x < 0) != (y < 0))) --q;  // Python floors toward -inf
     *a[2] = EValue(q);
@@ -104,6 +135,10 @@ void floordiv(KernelContext& ctx, Span<EValue*> a) {
 void mod(KernelContext& ctx, Span<EValue*> a) {
   const int64_t x = a[0]->scalar_to_int(), y = a[1]->scalar_to_int();
   EMBER_KERNEL_CHECK(ctx, y != 0, "mod: division by zero");
+  if (y == -1) {  // x % -1 is 0, but INT64_MIN % -1 overflows in C++
+    *a[2] = EValue(int64_t{0});
+    return;
+  }
   int64_t r = x % y;
   if (r != 0 && ((r < 0) != (y < 0))) r += y;  // Python's sign follows the divisor
   *a[2] = EValue(r);
@@ -123,19 +158,32 @@ void lt(KernelContext&, Span<EValue*> a) { compare(a, [](double x, double y) { r
 void ge(KernelContext&, Span<EValue*> a) { compare(a, [](double x, double y) { return x >= y; }); }
 void le(KernelContext&, Span<EValue*> a) { compare(a, [](double x, double y) { return x <= y; }); }
 
-void neg(KernelContext&, Span<EValue*> a) {
-  *a[1] = a[0]->is_double() ? EValue(-a[0]->to_double()) : EValue(-a[0]->scalar_to_int());
+void neg(KernelContext& ctx, Span<EValue*> a) {
+  if (a[0]->is_double()) {
+    *a[1] = EValue(-a[0]->to_double());
+    return;
+  }
+  const int64_t x = a[0]->scalar_to_int();
+  EMBER_KERNEL_CHECK(ctx, x != INT64_MIN, "neg: -(%lld) overflows int64",
+                     static_cast<long long>(x));
+  *a[1] = EValue(-x);
 }
 void sym_float(KernelContext&, Span<EValue*> a) { *a[1] = EValue(a[0]->scalar_to_double()); }
 void sym_int(KernelContext&, Span<EValue*> a) { *a[1] = EValue(a[0]->scalar_to_int()); }
-void ceil_op(KernelContext&, Span<EValue*> a) {
-  *a[1] = EValue(static_cast<int64_t>(std::ceil(a[0]->scalar_to_double())));
+// An integral double as an int64 result, or a failed call where it has none
+// (NaN, infinite, outside int64).
+void integral_result(KernelContext& ctx, const char* name, double v, EValue* out) {
+  EMBER_KERNEL_CHECK(ctx, v >= -0x1p63 && v < 0x1p63, "%s: %g is not an int64", name, v);
+  *out = EValue(static_cast<int64_t>(v));
 }
-void round_op(KernelContext&, Span<EValue*> a) {
-  *a[1] = EValue(static_cast<int64_t>(std::nearbyint(a[0]->scalar_to_double())));
+void ceil_op(KernelContext& ctx, Span<EValue*> a) {
+  integral_result(ctx, "ceil", std::ceil(a[0]->scalar_to_double()), a[1]);
 }
-void trunc_op(KernelContext&, Span<EValue*> a) {
-  *a[1] = EValue(static_cast<int64_t>(std::trunc(a[0]->scalar_to_double())));
+void round_op(KernelContext& ctx, Span<EValue*> a) {
+  integral_result(ctx, "round", std::nearbyint(a[0]->scalar_to_double()), a[1]);
+}
+void trunc_op(KernelContext& ctx, Span<EValue*> a) {
+  integral_result(ctx, "trunc", std::trunc(a[0]->scalar_to_double()), a[1]);
 }
 
 // Prim ops read only sizes and scalars, so a tensor of any dtype will do.

@@ -90,9 +90,16 @@ class EValue final {
                        : (is_int() ? static_cast<double>(payload_.as_int) : payload_.as_bool);
   }
   // A scalar as int64 (doubles truncate).
+  // A double converts toward zero, saturating at int64's ends (NaN gives 0):
+  // converting one outside int64 is undefined behaviour in C++.
   int64_t scalar_to_int() const {
-    return is_int() ? payload_.as_int
-                    : (is_double() ? static_cast<int64_t>(payload_.as_double) : payload_.as_bool);
+    if (is_int()) return payload_.as_int;
+    if (!is_double()) return payload_.as_bool;
+    const double v = payload_.as_double;
+    if (v != v) return 0;
+    if (v >= 0x1p63) return INT64_MAX;
+    if (v < -0x1p63) return INT64_MIN;
+    return static_cast<int64_t>(v);
   }
 
   const char* tag_name() const;
