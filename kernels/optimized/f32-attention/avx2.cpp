@@ -37,37 +37,11 @@ void transpose8x8(const float* src, size_t lds, float* dst, size_t ld) {
   _mm256_storeu_ps(dst + 7 * ld, _mm256_permute2f128_ps(u3, u7, 0x31));
 }
 
-void pack_kt(size_t n, size_t d, const float* k, size_t ldk, size_t nr, float* packed) {
-  for (size_t j0 = 0; j0 < n; j0 += nr) {
-    const size_t cols = n - j0 < nr ? n - j0 : nr;
-    float* panel = packed + j0 * d;
-    size_t c = 0;
-    // Eight keys at a time, eight dims at a time, through registers.
-    if (nr % 8 == 0) {
-      for (; c + 8 <= cols; c += 8) {
-        const float* src = k + (j0 + c) * ldk;
-        size_t p = 0;
-        for (; p + 8 <= d; p += 8) transpose8x8(src + p, ldk, panel + p * nr + c, nr);
-        for (; p < d; ++p) {
-          for (size_t cc = 0; cc < 8; ++cc) panel[p * nr + c + cc] = src[cc * ldk + p];
-        }
-      }
-    }
-    for (; c < cols; ++c) {
-      const float* src = k + (j0 + c) * ldk;
-      for (size_t p = 0; p < d; ++p) panel[p * nr + c] = src[p];
-    }
-    for (; c < nr; ++c) {
-      for (size_t p = 0; p < d; ++p) panel[p * nr + c] = 0.0f;
-    }
-  }
-}
-
 }  // namespace
 
 extern const F32AttentionConfig kF32AttentionAvx2Config = {
-    "avx2", kCpuAvx2 | kCpuFma | kCpuOsYmm, row_max<W>, exp_row<W>, scale_row<W>, pack_kt,
-    dot<W>, add_scaled<W>,
+    "avx2", kCpuAvx2 | kCpuFma | kCpuOsYmm, row_max<W>, exp_row<W>, scale_row<W>,
+    pack_kt<8, transpose8x8>, dot<W>, add_scaled<W>,
 };
 
 }  // namespace ember::kernels::optimized

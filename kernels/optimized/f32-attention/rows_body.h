@@ -1,16 +1,17 @@
-// The row operations of the f32 attention family (f32_attention.h) written
-// once over a vector width W (avx2::Vec, avx512::Vec from simd/avx*_math.h):
-// avx2.cpp and avx512.cpp instantiate them and add their own K^T pack (an
-// 8 x 8 or 16 x 16 transpose in registers). Tails go through masked loads
-// and stores, never touching memory past the end.
+// The row operations of the f32 attention family (f32_attention.h) written once
+// over a vector width W (avx2::Vec, avx512::Vec, neon::Vec, wasm::Vec from
+// simd/*_math.h): avx2.cpp, avx512.cpp, neon.cpp and wasmsimd.cpp instantiate
+// them, with a K^T pack through B x B transposes in registers (pack_kt below;
+// avx512.cpp has its own, for its 16 x 16 transpose). Tails go through masked
+// loads and stores, never touching memory past the end.
 //
 // Included only by those ISA files, after their simd header; everything here
 // has internal linkage (an unnamed namespace), so each file's copy is
 // compiled with its own flags and no copy can stand in for another at link.
 #pragma once
 
-#if !defined(__AVX2__) || !defined(__FMA__)
-#error "rows_body.h is for the x86 variants (avx2.cpp, avx512.cpp) only"
+#if !(defined(__AVX2__) && defined(__FMA__)) && !defined(__aarch64__) && !defined(__wasm_simd128__)
+#error "rows_body.h is for the SIMD variants (avx2, avx512, neon, wasmsimd) only"
 #endif
 
 #include <cstddef>
@@ -134,6 +135,36 @@ void add_scaled(float* y, const float* x, float a, size_t n) {
   if (i < n) {
     const typename W::Mask mask = W::tail_mask(n - i);
     W::store_tail(y + i, mask, W::fmadd(W::load_tail(mask, x + i), va, W::load_tail(mask, y + i)));
+  }
+}
+
+// K^T into panels of nr keys (panel j0 / nr starts at (j0 / nr) * d * nr; for
+// each dim p, the panel's nr keys, zero past n). B keys by B dims at a time go
+// through Transpose (dst[c * ld + r] = src[r * lds + c] for a B x B block, in
+// registers), the rest one value at a time.
+template <size_t B, void (*Transpose)(const float*, size_t, float*, size_t)>
+void pack_kt(size_t n, size_t d, const float* k, size_t ldk, size_t nr, float* packed) {
+  for (size_t j0 = 0; j0 < n; j0 += nr) {
+    const size_t cols = n - j0 < nr ? n - j0 : nr;
+    float* panel = packed + j0 * d;
+    size_t c = 0;
+    if (nr % B == 0) {
+      for (; c + B <= cols; c += B) {
+        const float* src = k + (j0 + c) * ldk;
+        size_t p = 0;
+        for (; p + B <= d; p += B) Transpose(src + p, ldk, panel + p * nr + c, nr);
+        for (; p < d; ++p) {
+          for (size_t cc = 0; cc < B; ++cc) panel[p * nr + c + cc] = src[cc * ldk + p];
+        }
+      }
+    }
+    for (; c < cols; ++c) {
+      const float* src = k + (j0 + c) * ldk;
+      for (size_t p = 0; p < d; ++p) panel[p * nr + c] = src[p];
+    }
+    for (; c < nr; ++c) {
+      for (size_t p = 0; p < d; ++p) panel[p * nr + c] = 0.0f;
+    }
   }
 }
 

@@ -1,16 +1,17 @@
 // The f32 depthwise convolution pixel by pixel, written once over a vector
-// width W (avx2::Vec, avx512::Vec from simd/avx*_math.h): channel tiles of
-// two vectors (kTile = 2 W::kLanes) with the weights loaded per pixel, the
-// last partial tile as one full vector and one masked. avx2.cpp runs every
-// window through it; avx512.cpp the windows other than 3x3 and 5x5.
+// width W (avx2::Vec, avx512::Vec, neon::Vec, wasm::Vec from simd/*_math.h):
+// channel tiles of two vectors (kTile = 2 W::kLanes) with the weights loaded
+// per pixel, the last partial tile as one full vector and one masked. avx2.cpp,
+// neon.cpp and wasmsimd.cpp run every window through it; avx512.cpp the windows
+// other than 3x3 and 5x5.
 //
 // Included only by those ISA files, after their simd header; everything here
 // has internal linkage (an unnamed namespace), so each file's copy is
 // compiled with its own flags and no copy can stand in for another at link.
 #pragma once
 
-#if !defined(__AVX2__) || !defined(__FMA__)
-#error "dwconv_body.h is for the x86 variants (avx2.cpp, avx512.cpp) only"
+#if !(defined(__AVX2__) && defined(__FMA__)) && !defined(__aarch64__) && !defined(__wasm_simd128__)
+#error "dwconv_body.h is for the SIMD variants (avx2, avx512, neon, wasmsimd) only"
 #endif
 
 #include <cstddef>

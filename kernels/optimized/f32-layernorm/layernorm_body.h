@@ -1,16 +1,17 @@
 // The layer-norm and RMS-norm row kernels written once over a vector width W
-// (avx2::Vec, avx512::Vec from simd/avx*_math.h): avx2.cpp and avx512.cpp
-// instantiate them at their width. Sums keep four vector accumulators (4 x
-// kLanes partial sums), which hides the add latency and keeps the rounding
-// error of a 4096-wide row at about that of 4096 / (4 kLanes) additions.
+// (avx2::Vec, avx512::Vec, neon::Vec, wasm::Vec from simd/*_math.h): each ISA
+// file (avx2.cpp, avx512.cpp, neon.cpp, wasmsimd.cpp) instantiates them at its
+// width. Sums keep four vector accumulators (4 x kLanes partial sums), which
+// hides the add latency and keeps the rounding error of a 4096-wide row at
+// about that of 4096 / (4 kLanes) additions.
 //
 // Included only by those ISA files, after their simd header, and everything
 // here has internal linkage (an unnamed namespace): each file's copy is
 // compiled with its own flags and no copy can stand in for another at link.
 #pragma once
 
-#if !defined(__AVX2__) || !defined(__FMA__)
-#error "layernorm_body.h is for the x86 variants (avx2.cpp, avx512.cpp) only"
+#if !(defined(__AVX2__) && defined(__FMA__)) && !defined(__aarch64__) && !defined(__wasm_simd128__)
+#error "layernorm_body.h is for the SIMD variants (avx2, avx512, neon, wasmsimd) only"
 #endif
 
 #include <cmath>

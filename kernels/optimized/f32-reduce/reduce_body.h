@@ -1,16 +1,16 @@
-// The f32 reduction microkernels written once over a vector width W
-// (avx2::Vec, avx512::Vec from simd/avx*_math.h): avx2.cpp and avx512.cpp
-// instantiate them at their widths. Row reductions keep four vector
-// accumulators (add and max have 3- or 4-cycle latencies and two ports);
-// tails go through masked loads and stores.
+// The f32 reduction microkernels written once over a vector width W (avx2::Vec,
+// avx512::Vec, neon::Vec, wasm::Vec from simd/*_math.h): each ISA file
+// (avx2.cpp, avx512.cpp, neon.cpp, wasmsimd.cpp) instantiates them at its
+// width. Row reductions keep four vector accumulators (add and max have 3- or
+// 4-cycle latencies and two ports); tails go through masked loads and stores.
 //
 // Included only by those ISA files, after their simd header; everything here
 // has internal linkage (an unnamed namespace), so each file's copy is
 // compiled with its own flags and no copy can stand in for another at link.
 #pragma once
 
-#if !defined(__AVX2__) || !defined(__FMA__)
-#error "reduce_body.h is for the x86 variants (avx2.cpp, avx512.cpp) only"
+#if !(defined(__AVX2__) && defined(__FMA__)) && !defined(__aarch64__) && !defined(__wasm_simd128__)
+#error "reduce_body.h is for the SIMD variants (avx2, avx512, neon, wasmsimd) only"
 #endif
 
 #include <cmath>

@@ -1,18 +1,20 @@
 // The f32 unary microkernels written once over a vector width W (avx2::Vec,
-// avx512::Vec from simd/avx*_math.h): avx2.cpp and avx512.cpp instantiate
-// them at their widths. Every op is the same sequence of operations at every
-// width, so the variants agree bit for bit. Two independent vectors per
-// iteration let the long dependency chains of the polynomials overlap; the
-// tail goes through a masked load and store (never touching memory past the
-// end), and W::head peels what keeps stores within cache lines.
+// avx512::Vec, neon::Vec, wasm::Vec from simd/*_math.h): each ISA file
+// (avx2.cpp, avx512.cpp, neon.cpp, wasmsimd.cpp) instantiates them at its
+// width. Every op is the same sequence of operations at every width, so the
+// variants with a fused multiply-add agree bit for bit (wasm's rounds twice).
+// Two independent vectors per iteration let the long dependency chains of the
+// polynomials overlap; the tail goes through a masked load and store (never
+// touching memory past the end), and W::head peels what keeps stores within
+// cache lines.
 //
 // Included only by those ISA files, after their simd headers; everything here
 // has internal linkage (an unnamed namespace), so each file's copy is
 // compiled with its own flags and no copy can stand in for another at link.
 #pragma once
 
-#if !defined(__AVX2__) || !defined(__FMA__)
-#error "vunary_body.h is for the x86 variants (avx2.cpp, avx512.cpp) only"
+#if !(defined(__AVX2__) && defined(__FMA__)) && !defined(__aarch64__) && !defined(__wasm_simd128__)
+#error "vunary_body.h is for the SIMD variants (avx2, avx512, neon, wasmsimd) only"
 #endif
 
 #include <cstddef>

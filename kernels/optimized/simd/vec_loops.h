@@ -1,11 +1,12 @@
-// Loops written once over a vector width W (avx2::Vec, avx512::Vec from
-// simd/avx*_math.h) that several kernel bodies share (f32-layernorm's,
-// f32-reduce's). Included after the simd header by files compiled with its
-// ISA flags; internal linkage (an unnamed namespace) as for the bodies.
+// Loops written once over a vector width W (avx2::Vec, avx512::Vec, neon::Vec,
+// wasm::Vec from simd/*_math.h) that several kernel bodies share
+// (f32-layernorm's, f32-reduce's). Included after the simd header by files
+// compiled with its ISA flags; internal linkage (an unnamed namespace) as for
+// the bodies.
 #pragma once
 
-#if !defined(__AVX2__) || !defined(__FMA__)
-#error "vec_loops.h is for the x86 variants only"
+#if !(defined(__AVX2__) && defined(__FMA__)) && !defined(__aarch64__) && !defined(__wasm_simd128__)
+#error "vec_loops.h is for the SIMD variants (avx2, avx512, neon, wasmsimd) only"
 #endif
 
 #include <cstddef>

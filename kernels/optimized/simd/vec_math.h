@@ -1,12 +1,13 @@
-// f32-vunary's exp, written once over a vector width W (avx2::Vec,
-// avx512::Vec from simd/avx*_math.h): the same operations at either width,
-// so the variants agree bit for bit. f32-vunary's exp, sigmoid and tanh and
-// f32-softmax use it. Included after the simd header by files compiled with
-// its ISA flags; internal linkage (an unnamed namespace) as for the bodies.
+// f32-vunary's exp, written once over a vector width W (avx2::Vec, avx512::Vec,
+// neon::Vec, wasm::Vec from simd/*_math.h): the same operations at every width,
+// so the variants with a fused multiply-add agree bit for bit. f32-vunary's
+// exp, sigmoid and tanh and f32-softmax use it. Included after the simd header
+// by files compiled with its ISA flags; internal linkage (an unnamed namespace)
+// as for the bodies.
 #pragma once
 
-#if !defined(__AVX2__) || !defined(__FMA__)
-#error "vec_math.h is for the x86 variants only"
+#if !(defined(__AVX2__) && defined(__FMA__)) && !defined(__aarch64__) && !defined(__wasm_simd128__)
+#error "vec_math.h is for the SIMD variants (avx2, avx512, neon, wasmsimd) only"
 #endif
 
 #include "kernels/optimized/f32-vunary/f32_vmath_constants.h"

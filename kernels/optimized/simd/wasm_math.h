@@ -1,7 +1,7 @@
 // SIMD helpers shared by the WebAssembly SIMD128 variants of the optimized
 // families (their wasmsimd.cpp files): splats, padded tail loads and stores,
-// the NaN-keeping clamp, the four-chain row accumulation and the exp for
-// x <= 0 of f32-vunary's algorithm (f32_vmath_constants.h).
+// the NaN-keeping clamp, and the width wasm::Vec with which they instantiate
+// the kernel bodies written once over vector widths (*_body.h, vec_math.h).
 //
 // A WebAssembly module is built with or without SIMD128 as a whole (an
 // engine without it refuses the module), so these inline functions carry no
@@ -74,64 +74,88 @@ inline float hmax(v128_t v) {
   return wasm_f32x4_extract_lane(wasm_f32x4_max(m, wasm_i32x4_shuffle(m, m, 1, 0, 3, 2)), 0);
 }
 
-// Four accumulators, each a chain of its own (one would serialise on the
-// latency of the add or max).
-struct Acc4 {
-  v128_t a0, a1, a2, a3;
-};
-
-// acc = f(v, acc) over x[0, *done) in four chains started at init, 16 floats
-// per step then 4 at a time into a0; *done is n rounded down to a multiple
-// of 4, the tail is the caller's.
-template <typename F>
-inline Acc4 accumulate4(size_t n, const float* x, v128_t init, size_t* done, F f) {
-  Acc4 a{init, init, init, init};
-  size_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    a.a0 = f(load(x + i), a.a0);
-    a.a1 = f(load(x + i + 4), a.a1);
-    a.a2 = f(load(x + i + 8), a.a2);
-    a.a3 = f(load(x + i + 12), a.a3);
-  }
-  for (; i + 4 <= n; i += 4) a.a0 = f(load(x + i), a.a0);
-  *done = i;
-  return a;
-}
-
 // 2^n for integral n in [-126, 127] held in a float rounded with
 // kRoundMagicBiased (its low mantissa bits are n + 127).
 inline v128_t pow2_from_biased(v128_t n_biased) { return wasm_i32x4_shl(n_biased, 23); }
 
-// t = x - n ln2, in two steps (Cody-Waite).
-inline v128_t reduce_ln2(v128_t x, v128_t n) {
-  namespace vm = vmath;
-  const v128_t t = msub(n, splat(vm::kLn2Hi), x);
-  return msub(n, splat(vm::kLn2Lo), t);
-}
-
-// p(t) with exp(t) ~= 1 + t * p(t).
-inline v128_t exp_poly(v128_t t) {
-  namespace vm = vmath;
-  v128_t p = madd(splat(vm::kExpC6), t, splat(vm::kExpC5));
-  p = madd(p, t, splat(vm::kExpC4));
-  p = madd(p, t, splat(vm::kExpC3));
-  p = madd(p, t, splat(vm::kExpC2));
-  return madd(p, t, splat(vm::kExpC1));
-}
-
-// exp(z) for z <= 0 (or NaN), flushed to 0 below 2^-126 (kExpDenormCutoff):
-// one scale factor. f32-vunary's sigmoid and f32-softmax use it.
-inline v128_t exp_nonpositive(v128_t z) {
-  namespace vm = vmath;
-  v128_t n = madd(z, splat(vm::kLog2e), splat(vm::kRoundMagicBiased));
-  const v128_t s = pow2_from_biased(n);
-  n = wasm_f32x4_sub(n, splat(vm::kRoundMagicBiased));
-  v128_t t = reduce_ln2(z, n);
-  const v128_t p = exp_poly(t);
-  t = wasm_f32x4_mul(t, s);
-  const v128_t e = madd(t, p, s);
-  const v128_t tiny = wasm_f32x4_lt(z, splat(vm::kExpDenormCutoff));
-  return wasm_v128_andnot(e, tiny);
-}
+// The vector width as a type, for the kernel bodies written once over widths
+// (*_body.h, vec_math.h): avx2::Vec's members at 4 lanes. min and max are
+// pmin/pmax with the operands ordered as x86's minps/maxps (a NaN in either
+// gives the second operand): one instruction each where the engine runs on
+// x86, and the bodies' NaN handling was written for exactly that. fmadd
+// rounds twice (no FMA in SIMD128). A tail mask is a lane mask whose first
+// lanes are on; tails go through a 4-float buffer and never touch memory
+// past the end.
+struct Vec {
+  using V = v128_t;
+  using Mask = v128_t;
+  static constexpr size_t kLanes = 4;
+  static V zero() { return wasm_f32x4_splat(0.0f); }
+  static V splat(float v) { return wasm_f32x4_splat(v); }
+  static V loadu(const float* p) { return wasm_v128_load(p); }
+  static void storeu(float* p, V v) { wasm_v128_store(p, v); }
+  static V add(V a, V b) { return wasm_f32x4_add(a, b); }
+  static V sub(V a, V b) { return wasm_f32x4_sub(a, b); }
+  static V mul(V a, V b) { return wasm_f32x4_mul(a, b); }
+  static V fmadd(V a, V b, V c) { return madd(a, b, c); }
+  static V fnmadd(V a, V b, V c) { return msub(a, b, c); }  // c - a b
+  static float hsum(V v) { return wasm::hsum(v); }
+  static float hmax(V v) { return wasm::hmax(v); }
+  static Mask tail_mask(size_t r) {
+    return wasm_i32x4_gt(wasm_i32x4_splat(static_cast<int32_t>(r)), wasm_i32x4_make(0, 1, 2, 3));
+  }
+  static size_t lanes_on(Mask m) {
+    return static_cast<size_t>(__builtin_popcount(wasm_i32x4_bitmask(m)));
+  }
+  static V load_tail(Mask m, const float* p) { return wasm::load_tail(p, lanes_on(m), 0.0f); }
+  static void store_tail(float* p, Mask m, V v) { wasm::store_tail(p, lanes_on(m), v); }
+  static V keep(Mask m, V v) { return wasm_v128_and(v, m); }
+  static V load_tail_or(V rest, Mask m, const float* p) {
+    return wasm_v128_bitselect(load_tail(m, p), rest, m);
+  }
+  static size_t head(const float*) { return 0; }
+  template <typename Body>
+  static size_t for_each_block4(size_t n, const float* x, Body body) {
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+      body(load(x + i), load(x + i + 4), load(x + i + 8), load(x + i + 12));
+    }
+    return i;
+  }
+  static V div(V a, V b) { return wasm_f32x4_div(a, b); }
+  static V min(V a, V b) { return wasm_f32x4_pmin(b, a); }  // a < b ? a : b
+  static V max(V a, V b) { return wasm_f32x4_pmax(b, a); }  // b < a ? a : b
+  static V sqrt(V a) { return wasm_f32x4_sqrt(a); }
+  static V bit_and(V a, V b) { return wasm_v128_and(a, b); }
+  static V bit_or(V a, V b) { return wasm_v128_or(a, b); }
+  static V bit_xor(V a, V b) { return wasm_v128_xor(a, b); }
+  static V and_not(V a, V b) { return wasm_v128_andnot(b, a); }  // ~a & b
+  static V sign_bit() { return wasm_f32x4_splat(-0.0f); }
+  static V by_sign(V s, V if_not, V if_negative) {
+    return wasm_v128_bitselect(if_negative, if_not, wasm_i32x4_shr(s, 31));
+  }
+  static V where_ge(V a, V b, V then, V otherwise) {
+    return wasm_v128_bitselect(then, otherwise, wasm_f32x4_ge(a, b));
+  }
+  static Mask unordered(V a, V b) {
+    return wasm_v128_not(wasm_v128_and(wasm_f32x4_eq(a, a), wasm_f32x4_eq(b, b)));
+  }
+  static Mask no_lanes() { return wasm_i32x4_splat(0); }
+  static Mask either(Mask a, Mask b) { return wasm_v128_or(a, b); }
+  static bool any(Mask m) { return wasm_v128_any_true(m); }
+  static V select(Mask m, V then, V otherwise) { return wasm_v128_bitselect(then, otherwise, m); }
+  static V zero_below(V x, V limit, V v) { return wasm_v128_andnot(v, wasm_f32x4_lt(x, limit)); }
+  static V pow2_from_biased(V n) { return wasm::pow2_from_biased(n); }
+  // v * 2^n, n integral held in a float rounded with kRoundMagic, applied as
+  // 2^(n/2) * 2^(n - n/2): no special case from subnormals to overflow.
+  static V mul_pow2(V v, V n_magic) {
+    const v128_t n = wasm_i32x4_sub(n_magic, splat(vmath::kRoundMagic));
+    const v128_t n1 = wasm_i32x4_shr(n, 1);
+    const v128_t bias = wasm_i32x4_splat(127);
+    const V s1 = wasm_i32x4_shl(wasm_i32x4_add(n1, bias), 23);
+    const V s2 = wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_sub(n, n1), bias), 23);
+    return wasm_f32x4_mul(wasm_f32x4_mul(v, s1), s2);
+  }
+};
 
 }  // namespace ember::kernels::optimized::wasm
