@@ -14,6 +14,7 @@ import torch
 from cpu_backend_util import RecordingCpuBackend
 from ember.quantize import sqnr
 from torch import nn
+from torch.nn import functional as F
 
 
 def _seeded(model: nn.Module) -> nn.Module:
@@ -143,6 +144,39 @@ def test_max_pool_between_int8_convs_runs_on_int8_codes(ceil_mode, tmp_path):
     assert ops.count("Pool2d") == 1 and ops.count("Qs8Conv2d") == 2, ops
     start = ops.index("Qs8Conv2d")
     assert ops[start:start + 3] == ["Qs8Conv2d", "Pool2d", "Qs8Conv2d"], ops
+    step = _step(expected)
+    for a in actual:
+        diff = (a - expected).abs()
+        assert float(diff.max()) <= 2.01 * step, (float(diff.max()), step)
+        assert float((diff > step / 2).float().mean()) < 0.02
+
+
+class SamePaddedStem(nn.Module):
+    """EfficientNet-Lite's TF-style "same" padding: an explicit asymmetric pad
+    before each strided convolution, here also a pad with a non-zero fill and
+    one that crops."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Conv2d(3, 16, 3, 2)
+        self.down = nn.Conv2d(16, 16, 3, 2, groups=16)
+        self.point = nn.Conv2d(16, 24, 1)
+
+    def forward(self, x):
+        y = torch.relu(self.stem(F.pad(x, (0, 1, 0, 1))))
+        y = torch.relu(self.down(F.pad(y, (1, 1, 0, 2), value=0.75)))
+        return self.point(F.pad(y, (-1, 0, 0, -1))).flatten(1)
+
+
+def test_pad_between_int8_convs_runs_on_int8_codes(tmp_path):
+    """A pad whose output shares its input's parameters copies the int8 codes
+    and fills with the code of its value: no conversion to float and back."""
+    model = _seeded(SamePaddedStem())
+    x = torch.randn(1, 3, 33, 30)
+    expected, actual, ops, _ = _both(_quantize(model, x), (x,), tmp_path)
+    assert ops.count("Qs8Conv2d") == 3, ops
+    start = ops.index("Qs8Conv2d")
+    assert ops[start:start + 5] == ["Qs8Conv2d", "Pad", "Qs8Conv2d", "Pad", "Qs8Conv2d"], ops
     step = _step(expected)
     for a in actual:
         diff = (a - expected).abs()

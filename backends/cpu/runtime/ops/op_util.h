@@ -115,6 +115,7 @@ inline bool takes(cpu_fb::OpParams type, DataType dtype) {
     case cpu_fb::OpParams::ToLayout:
     case cpu_fb::OpParams::Reshape:
     case cpu_fb::OpParams::Pool2d:  // a max pool of int8 codes
+    case cpu_fb::OpParams::Pad:     // a constant pad of int8 codes
       return true;
     default:
       return false;

@@ -3,8 +3,11 @@
 // Negative pads crop. The value may be plain or channels-last (in and out
 // alike): the op works on the dims in memory order, so a pad between two
 // NHWC convolutions (TF-style "same" padding) costs no layout conversion.
+// Float32, or int8 codes between int8 convolutions (the fill then is the
+// code of the pad value, which the exporter computes: ops_quant.py).
 // Split over output rows (all memory dims but the innermost); each row is
 // fill, one contiguous run of its source row, fill.
+#include <cstdint>
 #include <cstring>
 #include <new>
 
@@ -22,11 +25,21 @@ class PadOp final : public CpuOp {
   int64_t out_sizes[kMaxDims] = {};
   int64_t before[kMaxDims] = {};  // per dim in memory order; negative crops
   float value = 0.0f;
+  size_t element = sizeof(float);  // or 1: int8 codes, value an integer code
   int64_t rows = 0;
 
+  void fill(uint8_t* o, int64_t from, int64_t to) const {
+    if (element == 1) {
+      std::memset(o + from, static_cast<int8_t>(value), static_cast<size_t>(to - from));
+      return;
+    }
+    float* f = reinterpret_cast<float*>(o);
+    for (int64_t c = from; c < to; ++c) f[c] = value;
+  }
+
   void run(const ExecState& state) const override {
-    const float* src = state.data[in];
-    float* dst = state.data[out];
+    const uint8_t* src = reinterpret_cast<const uint8_t*>(state.data[in]);
+    uint8_t* dst = reinterpret_cast<uint8_t*>(state.data[out]);
     const int64_t width = out_sizes[dim - 1];
     const int64_t in_width = in_sizes[dim - 1];
     // Columns [c0, c1) of each output row come from the source row.
@@ -37,7 +50,7 @@ class PadOp final : public CpuOp {
     const int64_t min_rows = width > 0 ? (4096 + width - 1) / width : 1;
     parallel_for(state.pool, rows, min_rows, [&](int64_t begin, int64_t end) {
       for (int64_t r = begin; r < end; ++r) {
-        float* o = dst + r * width;
+        uint8_t* o = dst + static_cast<size_t>(r * width) * element;
         // The source row: each outer index shifted by its dim's pad.
         int64_t rest = r, src_row = 0, scale = 1;
         bool inside = c1 > c0;
@@ -49,13 +62,14 @@ class PadOp final : public CpuOp {
           scale *= in_sizes[d];
         }
         if (!inside) {
-          for (int64_t c = 0; c < width; ++c) o[c] = value;
+          fill(o, 0, width);
           continue;
         }
-        for (int64_t c = 0; c < c0; ++c) o[c] = value;
-        std::memcpy(o + c0, src + src_row * in_width + (c0 - before[dim - 1]),
-                    static_cast<size_t>(c1 - c0) * sizeof(float));
-        for (int64_t c = c1; c < width; ++c) o[c] = value;
+        fill(o, 0, c0);
+        std::memcpy(o + static_cast<size_t>(c0) * element,
+                    src + static_cast<size_t>(src_row * in_width + c0 - before[dim - 1]) * element,
+                    static_cast<size_t>(c1 - c0) * element);
+        fill(o, c1, width);
       }
     });
   }
@@ -71,7 +85,12 @@ Result<CpuOp*> make_pad(const BuildContext& ctx, const cpu_fb::Op* op) {
   const ValueInfo& out = ctx.values[v.out];
   const auto* pads = params->pads();
   // pads: (before, after) pairs from the last dim backwards, as torch has them.
-  if (in.dtype != DataType::Float32 || out.dtype != DataType::Float32 ||
+  const bool int8 = in.dtype == DataType::Int8;
+  // An int8 fill is a code: an integer in [-128, 127].
+  const float value = params->value();
+  const bool value_ok = !int8 || (value >= -128.0f && value <= 127.0f &&
+                                  value == static_cast<float>(static_cast<int>(value)));
+  if ((in.dtype != DataType::Float32 && !int8) || out.dtype != in.dtype || !value_ok ||
       in.layout != out.layout || in.dim != out.dim ||
       in.dim < 1 || pads == nullptr || pads->size() % 2 != 0 ||
       pads->size() > 2 * static_cast<size_t>(in.dim)) {
@@ -83,7 +102,8 @@ Result<CpuOp*> make_pad(const BuildContext& ctx, const cpu_fb::Op* op) {
   made->in = v.in[0];
   made->out = v.out;
   made->dim = in.dim;
-  made->value = params->value();
+  made->value = value;
+  made->element = int8 ? 1 : sizeof(float);
   made->rows = 1;
   bool ok = true;
   int order[kMaxDims];
@@ -100,13 +120,24 @@ Result<CpuOp*> make_pad(const BuildContext& ctx, const cpu_fb::Op* op) {
     made->out_sizes[m] = out.sizes[d];
     made->before[m] = lo;
     ok = ok && static_cast<int64_t>(in.sizes[d]) + lo + hi == out.sizes[d];
-    if (m < in.dim - 1) made->rows *= out.sizes[d];
   }
   if (!ok) {
     EMBER_LOG(Error, "cpu backend: pad sizes do not add up");
     delete made;
     return Error::InvalidProgram;
   }
+  // Trailing dims without padding join the dim before them, so that a row
+  // is as long as it can be: an NHWC image padded in H and W has rows of W
+  // C values, not one row per pixel (whose index arithmetic cost more than
+  // copying its C values).
+  while (made->dim > 1 && made->before[made->dim - 1] == 0 &&
+         made->in_sizes[made->dim - 1] == made->out_sizes[made->dim - 1]) {
+    const int64_t inner = made->in_sizes[--made->dim];
+    made->in_sizes[made->dim - 1] *= inner;
+    made->out_sizes[made->dim - 1] *= inner;
+    made->before[made->dim - 1] *= inner;
+  }
+  for (int m = 0; m < made->dim - 1; ++m) made->rows *= made->out_sizes[m];
   if (out.numel == 0) made->rows = 0;
   return static_cast<CpuOp*>(made);
 }

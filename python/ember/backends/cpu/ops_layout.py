@@ -214,7 +214,7 @@ def materialize_plain(b: Builder, node: Node) -> int:
 
 # --- constant padding ---
 
-def _pad_claim(node: Node) -> str | None:
+def pad_claim(node: Node) -> str | None:
     pads = node.args[1]
     if len(pads) % 2 or len(pads) > 2 * node.args[0].meta["val"].dim():
         return "more pads than dims"
@@ -223,17 +223,26 @@ def _pad_claim(node: Node) -> str | None:
     return None
 
 
-@lowers(aten.constant_pad_nd.default, support=OpSupport(FLOAT, constraint=_pad_claim))
-def _pad(b: Builder, node: Node) -> int:
+def pad_value(node: Node) -> float:
+    return float(node.args[2]) if len(node.args) > 2 else float(node.kwargs.get("value", 0))
+
+
+def lower_pad(b: Builder, node: Node, x: int, value: float, dtype: int | None = None) -> int:
+    """A Pad of value x (in x's layout: a channels-last image stays
+    channels-last, the op pads the dims in memory order, so no conversion
+    surrounds it) to node's sizes, filled with `value`."""
     params = Pad.PadT()
     params.pads = [int(p) for p in node.args[1]]
-    params.value = float(node.args[2]) if len(node.args) > 2 else float(node.kwargs.get("value", 0))
-    # Padded in the input's layout: a channels-last image stays channels-last
-    # (the op pads the dims in memory order), so no conversion surrounds it.
-    x = b.input(node.args[0])
-    out = b.value(static_sizes(node), layout=b.values[x].layout)
+    params.value = value
+    kwargs = {} if dtype is None else {"dtype": dtype}
+    out = b.value(static_sizes(node), layout=b.values[x].layout, **kwargs)
     b.op(OpParams.OpParams.Pad, params, [x], out)
     return out
+
+
+@lowers(aten.constant_pad_nd.default, support=OpSupport(FLOAT, constraint=pad_claim))
+def _pad(b: Builder, node: Node) -> int:
+    return lower_pad(b, node, b.input(node.args[0]), pad_value(node))
 
 
 # --- embedding ---

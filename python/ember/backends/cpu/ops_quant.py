@@ -11,8 +11,8 @@ Qs8Linear with float output. Every other `quantize_per_tensor` and
 `dequantize_per_tensor` becomes a Qs8Convert, so the graph's float input and
 output, and the float ops of a quantized model (pools, reshapes, means, an
 op the quantizer left float), run on the f32 ops between conversions; but a
-max pool between a dequantize and a quantize of the same parameters runs on
-the int8 values (Pool2d).
+max pool or a constant pad between a dequantize and a quantize of the same
+parameters runs on the int8 values (Pool2d, Pad).
 
 Dynamic (`int8-dynamic`, `8da4w`): choose_qparams_per_token_asymmetric ->
 quantize_per_token -> dequantize_per_token -> (view) -> addmm / mm with a
@@ -22,6 +22,7 @@ one Qd8Linear (per-token quantization and the int8 GEMM with float out).
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -33,7 +34,7 @@ from torch.fx import Node
 
 import ember.quantize.ops  # noqa: F401  (defines ember_quant::unpack_int4)
 from ember.backends.backend import OpSupport
-from ember.backends.cpu import lowering, ops_pool
+from ember.backends.cpu import lowering, ops_layout, ops_pool
 from ember.backends.cpu.lowering import (
     CLAMPS,
     NHWC,
@@ -381,9 +382,36 @@ def _max_pool_unit(node: Node, is_constant: IsConstant,
     return Unit([dq, node, values[0], q], lower)
 
 
+def _pad_unit(node: Node, is_constant: IsConstant,
+              constant: Callable[[Node], torch.Tensor]) -> Unit | None:
+    """quantize(constant_pad_nd(dequantize(x), value)) with the same
+    parameters both sides (the quantizer shares them; TF-style "same" padding
+    before a strided convolution): the codes of x pass through unchanged and
+    the fill is the code of `value`, as the round trip through float gives,
+    so the pad runs on int8 values, a quarter of the bytes, and no
+    conversions surround it."""
+    dq = _input(node.args[0], node)
+    value = ops_layout.pad_value(node)
+    if dq is None or ops_layout.pad_claim(node) is not None or not math.isfinite(value):
+        return None
+    if len(node.users) != 1:
+        return None
+    q = next(iter(node.users))
+    qparams = _qparams(dq)
+    if q.target is not QUANTIZE or _qparams(q) != qparams:
+        return None
+
+    def lower(b: Builder) -> int:
+        return ops_layout.lower_pad(b, node, b.input(dq.args[0]),
+                                    float(_quantized(value, qparams)), dtype=INT8)
+
+    return Unit([dq, node, q], lower)
+
+
 _UNITS = {
     aten.convolution.default: [_conv_unit],
     aten.max_pool2d_with_indices.default: [_max_pool_unit],
+    aten.constant_pad_nd.default: [_pad_unit],
     aten.addmm.default: [_linear_unit, _dynamic_linear_unit],
     aten.mm.default: [_linear_unit, _dynamic_linear_unit],
     aten.add.Tensor: [_add_unit],
