@@ -1,7 +1,7 @@
 // The int8 elementwise binary family: add and mul of two int8 tensors, each
 // with its own scale and zero point, requantized to the output's (XNNPACK's
 // qs8-vadd and qs8-vmul, in fp32); one microkernel per form, op and ISA
-// (scalar.cpp, avx2.cpp, avx512.cpp, neon.cpp), and f32-vbinary's broadcast
+// (scalar.cpp, avx2.cpp, avx512.cpp, neon.cpp, wasmsimd.cpp), and f32-vbinary's broadcast
 // plan for any shapes.
 //
 // In float, per element (a_mult, b_mult folded by the caller):
@@ -51,7 +51,7 @@ using Qs8VBinaryScalarUkernelFn = void (*)(size_t n, const int8_t* a, int8_t b, 
 
 // y may be a or b (where it has y's extent), never a partial overlap.
 struct Qs8VBinaryConfig {
-  const char* name;            // "scalar", "avx2", "avx512", "neon"
+  const char* name;            // "scalar", "avx2", "avx512", "neon", "wasmsimd"
   uint32_t required_features;  // CpuFeature bits (cpu_features.h)
   Qs8VBinaryUkernelFn vv[kQs8BinaryOpCount];  // indexed by Qs8BinaryOp
   Qs8VBinaryScalarUkernelFn vs[kQs8BinaryOpCount];

@@ -13,6 +13,9 @@ extern const Qs8VBinaryConfig kQs8VBinaryAvx2Config;
 #if defined(__aarch64__)
 extern const Qs8VBinaryConfig kQs8VBinaryNeonConfig;
 #endif
+#if defined(__wasm_simd128__)
+extern const Qs8VBinaryConfig kQs8VBinaryWasmSimdConfig;
+#endif
 
 namespace {
 
@@ -23,6 +26,9 @@ const Qs8VBinaryConfig* const kVariants[] = {
 #endif
 #if defined(__aarch64__)
     &kQs8VBinaryNeonConfig,
+#endif
+#if defined(__wasm_simd128__)
+    &kQs8VBinaryWasmSimdConfig,
 #endif
     &kQs8VBinaryScalarConfig,
 };

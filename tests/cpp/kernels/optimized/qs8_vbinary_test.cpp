@@ -74,6 +74,7 @@ const Quant kQuants[] = {
     {0.05f, 0.03f, 0.07f, -5, 12, 3},
     {0.011f, 0.2f, 0.09f, 127, -128, -20, -20, 127},  // far zero points, a fused relu
     {0.5f, 0.5f, 0.25f, 0, 0, 0, -10, 10},            // a narrow clamp
+    {0.25f, 1e-8f, 0.1f, 3, -7, 1},  // scales 2^25 apart (wasmsimd: its scalar fallback)
 };
 
 void expect_close(const char* what, Qs8BinaryOp op, int a, int b, int got, const Quant& q,
