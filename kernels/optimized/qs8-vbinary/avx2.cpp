@@ -5,15 +5,13 @@
 #include <immintrin.h>
 
 #include <cstdint>
-#include <cstring>
 
 #include "kernels/optimized/cpu_features.h"
+#include "kernels/optimized/qs8-vbinary/blocks_body.h"
 #include "kernels/optimized/qs8-vbinary/qs8_vbinary.h"
 
 namespace ember::kernels::optimized {
 namespace {
-
-constexpr size_t kBlock = 16;
 
 struct Consts {
   __m256i a_zero, b_zero, out_zero;
@@ -59,38 +57,18 @@ inline void block(const int8_t* a, const int8_t* b, int8_t* y, const Consts& k) 
                    _mm_packs_epi16(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1)));
 }
 
-// b_step: kBlock when b advances with a, 0 when it is one repeated block.
 template <Qs8BinaryOp Op>
-void run(size_t n, const int8_t* a, const int8_t* b, size_t b_step, int8_t* y,
-         const Qs8BinaryParams* p) {
-  const Consts k(p);
-  size_t i = 0;
-  for (; i + kBlock <= n; i += kBlock, b += b_step) block<Op>(a + i, b, y + i, k);
-  if (i == n) return;
-  int8_t ta[kBlock] = {}, tb[kBlock] = {}, ty[kBlock];
-  std::memcpy(ta, a + i, n - i);
-  std::memcpy(tb, b, b_step != 0 ? n - i : kBlock);
-  block<Op>(ta, tb, ty, k);
-  std::memcpy(y + i, ty, n - i);
-}
-
-template <Qs8BinaryOp Op>
-void vv(size_t n, const int8_t* a, const int8_t* b, int8_t* y, const Qs8BinaryParams* p) {
-  run<Op>(n, a, b, kBlock, y, p);
-}
-
-template <Qs8BinaryOp Op>
-void vs(size_t n, const int8_t* a, int8_t b, int8_t* y, const Qs8BinaryParams* p) {
-  int8_t repeated[kBlock];
-  std::memset(repeated, b, kBlock);
-  run<Op>(n, a, repeated, 0, y, p);
-}
+struct Block {
+  Consts k;
+  explicit Block(const Qs8BinaryParams* p) : k(p) {}
+  void operator()(const int8_t* a, const int8_t* b, int8_t* y) const { block<Op>(a, b, y, k); }
+};
 
 }  // namespace
 
 extern const Qs8VBinaryConfig kQs8VBinaryAvx2Config = {
-    "avx2", kCpuAvx2 | kCpuFma | kCpuOsYmm, {vv<Qs8BinaryOp::Add>, vv<Qs8BinaryOp::Mul>},
-    {vs<Qs8BinaryOp::Add>, vs<Qs8BinaryOp::Mul>},
+    "avx2", kCpuAvx2 | kCpuFma | kCpuOsYmm, {vv_blocks<Block<Qs8BinaryOp::Add>>, vv_blocks<Block<Qs8BinaryOp::Mul>>},
+    {vs_blocks<Block<Qs8BinaryOp::Add>>, vs_blocks<Block<Qs8BinaryOp::Mul>>},
 };
 
 }  // namespace ember::kernels::optimized

@@ -5,15 +5,13 @@
 #include <arm_neon.h>
 
 #include <cstdint>
-#include <cstring>
 
 #include "kernels/optimized/cpu_features.h"
+#include "kernels/optimized/qs8-vbinary/blocks_body.h"
 #include "kernels/optimized/qs8-vbinary/qs8_vbinary.h"
 
 namespace ember::kernels::optimized {
 namespace {
-
-constexpr size_t kBlock = 16;
 
 // The 16 bytes of v as four int32x4.
 inline void widen(int8x16_t v, int32x4_t (&out)[4]) {
@@ -49,37 +47,18 @@ inline void block(const int8_t* a, const int8_t* b, int8_t* y, const Qs8BinaryPa
                           vqmovn_s16(vcombine_s16(q[2], q[3]))));
 }
 
-// b_step: kBlock when b advances with a, 0 when it is one repeated block.
 template <Qs8BinaryOp Op>
-void run(size_t n, const int8_t* a, const int8_t* b, size_t b_step, int8_t* y,
-         const Qs8BinaryParams* p) {
-  size_t i = 0;
-  for (; i + kBlock <= n; i += kBlock, b += b_step) block<Op>(a + i, b, y + i, p);
-  if (i == n) return;
-  int8_t ta[kBlock] = {}, tb[kBlock] = {}, ty[kBlock];
-  std::memcpy(ta, a + i, n - i);
-  std::memcpy(tb, b, b_step != 0 ? n - i : kBlock);
-  block<Op>(ta, tb, ty, p);
-  std::memcpy(y + i, ty, n - i);
-}
-
-template <Qs8BinaryOp Op>
-void vv(size_t n, const int8_t* a, const int8_t* b, int8_t* y, const Qs8BinaryParams* p) {
-  run<Op>(n, a, b, kBlock, y, p);
-}
-
-template <Qs8BinaryOp Op>
-void vs(size_t n, const int8_t* a, int8_t b, int8_t* y, const Qs8BinaryParams* p) {
-  int8_t repeated[kBlock];
-  std::memset(repeated, b, kBlock);
-  run<Op>(n, a, repeated, 0, y, p);
-}
+struct Block {
+  const Qs8BinaryParams* p;
+  explicit Block(const Qs8BinaryParams* params) : p(params) {}
+  void operator()(const int8_t* a, const int8_t* b, int8_t* y) const { block<Op>(a, b, y, p); }
+};
 
 }  // namespace
 
 extern const Qs8VBinaryConfig kQs8VBinaryNeonConfig = {
-    "neon", kCpuNeon, {vv<Qs8BinaryOp::Add>, vv<Qs8BinaryOp::Mul>},
-    {vs<Qs8BinaryOp::Add>, vs<Qs8BinaryOp::Mul>},
+    "neon", kCpuNeon, {vv_blocks<Block<Qs8BinaryOp::Add>>, vv_blocks<Block<Qs8BinaryOp::Mul>>},
+    {vs_blocks<Block<Qs8BinaryOp::Add>>, vs_blocks<Block<Qs8BinaryOp::Mul>>},
 };
 
 }  // namespace ember::kernels::optimized

@@ -16,9 +16,9 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
-#include <cstring>
 
 #include "kernels/optimized/cpu_features.h"
+#include "kernels/optimized/qs8-vbinary/blocks_body.h"
 #include "kernels/optimized/qs8-vbinary/qs8_vbinary.h"
 
 namespace ember::kernels::optimized {
@@ -27,7 +27,6 @@ extern const Qs8VBinaryConfig kQs8VBinaryScalarConfig;
 
 namespace {
 
-constexpr size_t kBlock = 16;
 constexpr int kMaxExponentGap = 20;
 
 // The 16 bytes at p as four i32x4, in order.
@@ -91,26 +90,19 @@ bool exact_in_double(const Qs8BinaryParams* p) {
   return std::abs(ea - eb) <= kMaxExponentGap;
 }
 
-// b_step: kBlock when b advances with a, 0 when it is one repeated block.
 template <Qs8BinaryOp Op>
-void run(size_t n, const int8_t* a, const int8_t* b, size_t b_step, int8_t* y,
-         const Qs8BinaryParams* p) {
-  size_t i = 0;
-  for (; i + kBlock <= n; i += kBlock, b += b_step) block<Op>(a + i, b, y + i, p);
-  if (i == n) return;
-  int8_t ta[kBlock] = {}, tb[kBlock] = {}, ty[kBlock];
-  std::memcpy(ta, a + i, n - i);
-  std::memcpy(tb, b, b_step != 0 ? n - i : kBlock);
-  block<Op>(ta, tb, ty, p);
-  std::memcpy(y + i, ty, n - i);
-}
+struct Block {
+  const Qs8BinaryParams* p;
+  explicit Block(const Qs8BinaryParams* params) : p(params) {}
+  void operator()(const int8_t* a, const int8_t* b, int8_t* y) const { block<Op>(a, b, y, p); }
+};
 
 template <Qs8BinaryOp Op>
 void vv(size_t n, const int8_t* a, const int8_t* b, int8_t* y, const Qs8BinaryParams* p) {
   if (Op == Qs8BinaryOp::Add && !exact_in_double(p)) {
     return kQs8VBinaryScalarConfig.vv[static_cast<size_t>(Op)](n, a, b, y, p);
   }
-  run<Op>(n, a, b, kBlock, y, p);
+  vv_blocks<Block<Op>>(n, a, b, y, p);
 }
 
 template <Qs8BinaryOp Op>
@@ -118,9 +110,7 @@ void vs(size_t n, const int8_t* a, int8_t b, int8_t* y, const Qs8BinaryParams* p
   if (Op == Qs8BinaryOp::Add && !exact_in_double(p)) {
     return kQs8VBinaryScalarConfig.vs[static_cast<size_t>(Op)](n, a, b, y, p);
   }
-  int8_t repeated[kBlock];
-  std::memset(repeated, b, kBlock);
-  run<Op>(n, a, repeated, 0, y, p);
+  vs_blocks<Block<Op>>(n, a, b, y, p);
 }
 
 }  // namespace
