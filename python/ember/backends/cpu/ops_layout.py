@@ -227,15 +227,15 @@ def pad_value(node: Node) -> float:
     return float(node.args[2]) if len(node.args) > 2 else float(node.kwargs.get("value", 0))
 
 
-def lower_pad(b: Builder, node: Node, x: int, value: float, dtype: int | None = None) -> int:
-    """A Pad of value x (in x's layout: a channels-last image stays
-    channels-last, the op pads the dims in memory order, so no conversion
-    surrounds it) to node's sizes, filled with `value`."""
+def lower_pad(b: Builder, node: Node, x: int, value: float) -> int:
+    """A Pad of value x to node's sizes, filled with `value`, in x's dtype and
+    layout (a channels-last image stays channels-last: the op pads the dims
+    in memory order, so no conversion surrounds it)."""
     params = Pad.PadT()
     params.pads = [int(p) for p in node.args[1]]
     params.value = value
-    kwargs = {} if dtype is None else {"dtype": dtype}
-    out = b.value(static_sizes(node), layout=b.values[x].layout, **kwargs)
+    x_value = b.values[x]
+    out = b.value(static_sizes(node), layout=x_value.layout, dtype=x_value.dtype)
     b.op(OpParams.OpParams.Pad, params, [x], out)
     return out
 

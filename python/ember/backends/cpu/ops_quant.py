@@ -402,8 +402,7 @@ def _pad_unit(node: Node, is_constant: IsConstant,
         return None
 
     def lower(b: Builder) -> int:
-        return ops_layout.lower_pad(b, node, b.input(dq.args[0]),
-                                    float(_quantized(value, qparams)), dtype=INT8)
+        return ops_layout.lower_pad(b, node, b.input(dq.args[0]), float(_quantized(value, qparams)))
 
     return Unit([dq, node, q], lower)
 
