@@ -159,11 +159,12 @@ void dwconv(size_t taps, size_t channels, size_t pixels, const float* const* inp
       const float* in[T];
 #pragma GCC unroll 25
       for (size_t t = 0; t < T; ++t) in[t] = translate(input[t], input_offset, zero);
-      pixel<W, T, NV, UnrollTaps>(T, channels, [&](size_t t) { return in[t]; }, weights, output, low, high);
+      pixel<W, T, NV, UnrollTaps>(
+          T, channels, [&](size_t t) { return in[t]; }, weights, output, low, high);
     } else {
-      pixel<W, 0, NV, UnrollTaps>(taps, channels,
-                  [&](size_t t) { return translate(input[t], input_offset, zero); }, weights,
-                  output, low, high);
+      pixel<W, 0, NV, UnrollTaps>(
+          taps, channels, [&](size_t t) { return translate(input[t], input_offset, zero); },
+          weights, output, low, high);
     }
   }
 }

@@ -67,7 +67,8 @@ struct Block {
 }  // namespace
 
 extern const Qs8VBinaryConfig kQs8VBinaryAvx2Config = {
-    "avx2", kCpuAvx2 | kCpuFma | kCpuOsYmm, {vv_blocks<Block<Qs8BinaryOp::Add>>, vv_blocks<Block<Qs8BinaryOp::Mul>>},
+    "avx2", kCpuAvx2 | kCpuFma | kCpuOsYmm,
+    {vv_blocks<Block<Qs8BinaryOp::Add>>, vv_blocks<Block<Qs8BinaryOp::Mul>>},
     {vs_blocks<Block<Qs8BinaryOp::Add>>, vs_blocks<Block<Qs8BinaryOp::Mul>>},
 };
 

@@ -57,7 +57,8 @@ struct Block {
 }  // namespace
 
 extern const Qs8VBinaryConfig kQs8VBinaryNeonConfig = {
-    "neon", kCpuNeon, {vv_blocks<Block<Qs8BinaryOp::Add>>, vv_blocks<Block<Qs8BinaryOp::Mul>>},
+    "neon", kCpuNeon,
+    {vv_blocks<Block<Qs8BinaryOp::Add>>, vv_blocks<Block<Qs8BinaryOp::Mul>>},
     {vs_blocks<Block<Qs8BinaryOp::Add>>, vs_blocks<Block<Qs8BinaryOp::Mul>>},
 };
 

@@ -1,8 +1,8 @@
 // The int8 elementwise binary family: add and mul of two int8 tensors, each
 // with its own scale and zero point, requantized to the output's (XNNPACK's
 // qs8-vadd and qs8-vmul, in fp32); one microkernel per form, op and ISA
-// (scalar.cpp, avx2.cpp, avx512.cpp, neon.cpp, wasmsimd.cpp), and f32-vbinary's broadcast
-// plan for any shapes.
+// (scalar.cpp, avx2.cpp, avx512.cpp, neon.cpp, wasmsimd.cpp), and
+// f32-vbinary's broadcast plan for any shapes.
 //
 // In float, per element (a_mult, b_mult folded by the caller):
 //   add: v = fma(float(a - a_zero), a_mult, float(b - b_zero) * b_mult),

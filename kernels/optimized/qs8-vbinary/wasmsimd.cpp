@@ -68,7 +68,8 @@ void block(const int8_t* a, const int8_t* b, int8_t* y, const Qs8BinaryParams* p
     const v128_t db = wasm_i32x4_sub(bv[j], b_zero);
     v128_t v;
     if (Op == Qs8BinaryOp::Add) {
-      const v128_t b_term = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(db), wasm_f32x4_splat(p->b_mult));
+      const v128_t b_term =
+          wasm_f32x4_mul(wasm_f32x4_convert_i32x4(db), wasm_f32x4_splat(p->b_mult));
       v = fused_add(da, wasm_f64x2_splat(p->a_mult), b_term);
     } else {
       v = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_mul(da, db)),
