@@ -7,6 +7,7 @@
 
 #include "kernels/portable/util/kernel_util.h"
 #include "kernels/portable/util/nn_util.h"
+#include "kernels/portable/util/pool_util.h"
 #include "kernels/portable/util/shape_util.h"
 #include "runtime/kernel/kernel_registry.h"
 
@@ -57,48 +58,23 @@ bool read_planes(KernelContext& ctx, const char* op, const Tensor& grad_output,
   return true;
 }
 
-int64_t pooled_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil, bool ceil) {
-  const int64_t span = in + 2 * pad - dil * (k - 1) - 1 + (ceil ? stride - 1 : 0);
-  int64_t out = (span >= 0 ? span / stride : -((-span + stride - 1) / stride)) + 1;
-  if (ceil && (out - 1) * stride >= in + pad) --out;
-  return out;
-}
-
-struct Window {
-  int64_t k[2] = {1, 1};
-  int64_t stride[2] = {1, 1};
-  int64_t pad[2] = {0, 0};
-  int64_t dil[2] = {1, 1};
-};
+// The window over self's images (in[] = h, w); out[] its pooled sizes.
+using Window = nn::Pooling<2>;
 
 // Reads the window and checks that grad_output has the pooled size.
 bool read_window(KernelContext& ctx, const char* op, IntArrayRef kernel_size, IntArrayRef stride,
                  IntArrayRef padding, IntArrayRef dilation, bool ceil_mode, const Planes& p,
                  Window* w) {
-  static const int64_t kZeros[2] = {0, 0};
-  static const int64_t kOnes[2] = {1, 1};
-  if (!nn::expand_int_list(ctx, op, "kernel_size", kernel_size, 2, nullptr, w->k) ||
-      !nn::expand_int_list(ctx, op, "stride", stride, 2, w->k, w->stride) ||
-      !nn::expand_int_list(ctx, op, "padding", padding, 2, kZeros, w->pad) ||
-      !nn::expand_int_list(ctx, op, "dilation", dilation, 2, kOnes, w->dil)) {
+  w->planes = p.planes;
+  w->in[0] = p.h;
+  w->in[1] = p.w;
+  if (!nn::read_pool_window(ctx, op, kernel_size, stride, padding, dilation, ceil_mode, w)) {
     return false;
   }
-  const int64_t big = int64_t{1} << 31;
-  for (int i = 0; i < 2; ++i) {
-    if (w->k[i] < 1 || w->stride[i] < 1 || w->dil[i] < 1 || w->pad[i] < 0 ||
-        w->pad[i] > w->k[i] / 2 || w->k[i] > big || w->stride[i] > big || w->dil[i] > big) {
-      ctx.fail(Error::InvalidArgument,
-               "%s: kernel_size, stride and dilation must be positive, padding at most half "
-               "the kernel", op);
-      return false;
-    }
-  }
-  const int64_t oh = pooled_size(p.h, w->k[0], w->pad[0], w->stride[0], w->dil[0], ceil_mode);
-  const int64_t ow = pooled_size(p.w, w->k[1], w->pad[1], w->stride[1], w->dil[1], ceil_mode);
-  if (oh != p.oh || ow != p.ow) {
+  if (w->out[0] != p.oh || w->out[1] != p.ow) {
     ctx.fail(Error::InvalidArgument, "%s: grad_output is %lldx%lld but the pooled size is "
              "%lldx%lld", op, static_cast<long long>(p.oh), static_cast<long long>(p.ow),
-             static_cast<long long>(oh), static_cast<long long>(ow));
+             static_cast<long long>(w->out[0]), static_cast<long long>(w->out[1]));
     return false;
   }
   return true;

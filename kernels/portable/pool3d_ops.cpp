@@ -5,91 +5,13 @@
 
 #include "kernels/portable/util/kernel_util.h"
 #include "kernels/portable/util/nn_util.h"
+#include "kernels/portable/util/pool_util.h"
 #include "runtime/kernel/kernel_registry.h"
 
 namespace ember::kernels {
 namespace {
 
-// The input seen as `planes` volumes of in[0] x in[1] x in[2].
-struct Pool3d {
-  int64_t planes = 0;
-  int64_t in[3] = {0, 0, 0};
-  int64_t out[3] = {0, 0, 0};
-  int64_t k[3] = {1, 1, 1};
-  int64_t stride[3] = {1, 1, 1};
-  int64_t pad[3] = {0, 0, 0};
-  int64_t dil[3] = {1, 1, 1};
-};
-
-bool read_input(KernelContext& ctx, const char* op, const Tensor& in, Pool3d* p) {
-  if (in.dim() != 4 && in.dim() != 5) {
-    ctx.fail(Error::InvalidArgument, "%s: expected a 4-D or 5-D input, got %d-D", op, in.dim());
-    return false;
-  }
-  for (int d = in.dim() - 4; d < in.dim(); ++d) {
-    if (in.size(d) == 0) {
-      ctx.fail(Error::InvalidArgument, "%s: only the batch dim may be empty", op);
-      return false;
-    }
-  }
-  if (!check_contiguous(ctx, op, in)) return false;
-  for (int i = 0; i < 3; ++i) p->in[i] = in.size(in.dim() - 3 + i);
-  p->planes = in.numel() / (p->in[0] * p->in[1] * p->in[2]);
-  return true;
-}
-
-// PyTorch's pooling_output_shape (see pool_ops.cpp).
-int64_t pooled_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil, bool ceil) {
-  const int64_t span = in + 2 * pad - dil * (k - 1) - 1 + (ceil ? stride - 1 : 0);
-  int64_t out = (span >= 0 ? span / stride : -((-span + stride - 1) / stride)) + 1;
-  if (ceil && (out - 1) * stride >= in + pad) --out;
-  return out;
-}
-
-bool read_window(KernelContext& ctx, const char* op, IntArrayRef kernel_size, IntArrayRef stride,
-                 IntArrayRef padding, IntArrayRef dilation, bool ceil_mode, Pool3d* p) {
-  static const int64_t kZeros[3] = {0, 0, 0};
-  static const int64_t kOnes[3] = {1, 1, 1};
-  if (!nn::expand_int_list(ctx, op, "kernel_size", kernel_size, 3, nullptr, p->k) ||
-      !nn::expand_int_list(ctx, op, "stride", stride, 3, p->k, p->stride) ||
-      !nn::expand_int_list(ctx, op, "padding", padding, 3, kZeros, p->pad) ||
-      !nn::expand_int_list(ctx, op, "dilation", dilation, 3, kOnes, p->dil)) {
-    return false;
-  }
-  if (!nn::all_at_least(p->k, 3, 1) || !nn::all_at_least(p->stride, 3, 1) ||
-      !nn::all_at_least(p->dil, 3, 1) || !nn::all_at_least(p->pad, 3, 0)) {
-    ctx.fail(Error::InvalidArgument,
-             "%s: kernel_size, stride and dilation must be positive, padding non-negative", op);
-    return false;
-  }
-  for (int i = 0; i < 3; ++i) {
-    if (p->pad[i] > p->k[i] / 2) {
-      ctx.fail(Error::InvalidArgument, "%s: padding must be at most half of the kernel size", op);
-      return false;
-    }
-    // Bounded so that window arithmetic cannot overflow.
-    if (p->k[i] > (int64_t{1} << 31) || p->stride[i] > (int64_t{1} << 31) ||
-        p->dil[i] > (int64_t{1} << 31)) {
-      ctx.fail(Error::InvalidArgument, "%s: window parameters are too large", op);
-      return false;
-    }
-    p->out[i] = pooled_size(p->in[i], p->k[i], p->pad[i], p->stride[i], p->dil[i], ceil_mode);
-    if (p->out[i] < 1) {
-      ctx.fail(Error::InvalidArgument, "%s: input is too small for the window", op);
-      return false;
-    }
-  }
-  return true;
-}
-
-bool resize_pooled(KernelContext& ctx, const char* op, const Tensor& in, const int64_t* o,
-                   Tensor& out) {
-  if (!check_contiguous(ctx, op, out)) return false;
-  int64_t sizes[5];
-  for (int d = 0; d < in.dim(); ++d) sizes[d] = in.size(d);
-  for (int i = 0; i < 3; ++i) sizes[in.dim() - 3 + i] = o[i];
-  return resize_output(ctx, out, Span<const int64_t>(sizes, in.dim()), op);
-}
+using Pool3d = nn::Pooling<3>;
 
 // ---------------------------------------------------------------------------
 // max_pool3d_with_indices: indices are flat (d * H * W + h * W + w) within
@@ -141,16 +63,15 @@ void max_pool3d_with_indices_out(KernelContext& ctx, const Tensor& self, IntArra
                                  bool ceil_mode, Tensor& out, Tensor& indices) {
   const char* op = "max_pool3d_with_indices.out";
   Pool3d p;
-  if (!read_input(ctx, op, self, &p) ||
-      !read_window(ctx, op, kernel_size, stride, padding, dilation, ceil_mode, &p) ||
+  if (!nn::read_pool_input(ctx, op, self, &p) ||
+      !nn::read_pool_window(ctx, op, kernel_size, stride, padding, dilation, ceil_mode, &p) ||
       !nn::check_same_dtype(ctx, op, self, "self", out, "out")) {
     return;
   }
   EMBER_KERNEL_CHECK(ctx, indices.scalar_type() == ScalarType::Long,
                      "%s: indices must be Long, not %s", op,
                      scalar_type_name(indices.scalar_type()));
-  if (!resize_pooled(ctx, op, self, p.out, out) ||
-      !resize_pooled(ctx, op, self, p.out, indices)) {
+  if (!nn::resize_pooled(ctx, op, self, p, out) || !nn::resize_pooled(ctx, op, self, p, indices)) {
     return;
   }
   EMBER_SWITCH_REAL_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
@@ -221,14 +142,15 @@ void avg_pool3d_out(KernelContext& ctx, const Tensor& self, IntArrayRef kernel_s
   const char* op = "avg_pool3d.out";
   Pool3d p;
   const int64_t ones[] = {1};
-  if (!read_input(ctx, op, self, &p) ||
-      !read_window(ctx, op, kernel_size, stride, padding, IntArrayRef(ones, 1), ceil_mode, &p) ||
+  if (!nn::read_pool_input(ctx, op, self, &p) ||
+      !nn::read_pool_window(ctx, op, kernel_size, stride, padding, IntArrayRef(ones, 1),
+                            ceil_mode, &p) ||
       !nn::check_same_dtype(ctx, op, self, "self", out, "out")) {
     return;
   }
   EMBER_KERNEL_CHECK(ctx, !divisor_override.has_value() || *divisor_override != 0,
                      "%s: divisor_override must not be zero", op);
-  if (!resize_pooled(ctx, op, self, p.out, out)) return;
+  if (!nn::resize_pooled(ctx, op, self, p, out)) return;
   const ScalarType type = self.scalar_type();
   if (type == ScalarType::Long) {
     avg_pool<int64_t>(p, self.const_data_ptr<int64_t>(), out.mutable_data_ptr<int64_t>(),
@@ -278,7 +200,8 @@ void adaptive_avg_pool3d_out(KernelContext& ctx, const Tensor& self, IntArrayRef
                              Tensor& out) {
   const char* op = "_adaptive_avg_pool3d.out";
   Pool3d p;
-  if (!read_input(ctx, op, self, &p) || !nn::check_same_dtype(ctx, op, self, "self", out, "out")) {
+  if (!nn::read_pool_input(ctx, op, self, &p) ||
+      !nn::check_same_dtype(ctx, op, self, "self", out, "out")) {
     return;
   }
   EMBER_KERNEL_CHECK(ctx, output_size.size() == 3, "%s: output_size must have 3 values, got %zu",
@@ -289,7 +212,7 @@ void adaptive_avg_pool3d_out(KernelContext& ctx, const Tensor& self, IntArrayRef
                        "%s: output_size must be non-negative", op);
     p.out[i] = output_size[i];
   }
-  if (!resize_pooled(ctx, op, self, p.out, out)) return;
+  if (!nn::resize_pooled(ctx, op, self, p, out)) return;
   EMBER_SWITCH_FLOAT_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
     adaptive_avg_pool<CTYPE>(p, self.const_data_ptr<CTYPE>(), out.mutable_data_ptr<CTYPE>()));
 }
