@@ -198,7 +198,8 @@ check-targets: check-clang-syntax bench-build fuzz-build asan-build tsan-build a
 	@$(MAKE) --no-print-directory aarch64-build
 	@echo "== check-targets: every documented target's trees build"
 bench-build: build
-	ninja -C $(BUILD) -j$(JOBS) ember_gemm_bench ember_qgemm_bench ember_vecmath_bench ember_llm_bench \
+	ninja -C $(BUILD) -j$(JOBS) ember_gemm_bench ember_qgemm_bench ember_qlinear_bench ember_vecmath_bench \
+	  ember_llm_bench \
 	  ember_run ember_llm ember_tokenize
 
 # AArch64: cross-compile everything the root CMakeLists builds (runtime,
