@@ -5,10 +5,10 @@
 #include <immintrin.h>
 
 #include <cstdint>
-#include <cstring>
 
 #include "kernels/optimized/cpu_features.h"
 #include "kernels/optimized/qs8-vcvt/qs8_vcvt.h"
+#include "kernels/optimized/qs8-vcvt/blocks_body.h"
 
 namespace ember::kernels::optimized {
 namespace {
@@ -36,14 +36,9 @@ void quantize(size_t n, const float* x, int8_t* y, const Qs8QuantizeParams* p) {
   const __m256 lo = _mm256_set1_ps(static_cast<float>(p->min - p->zero));
   const __m256 hi = _mm256_set1_ps(static_cast<float>(p->max - p->zero));
   const __m256i zero = _mm256_set1_epi32(p->zero);
-  size_t i = 0;
-  for (; i + 32 <= n; i += 32) quantize_block(x + i, y + i, inv, lo, hi, zero);
-  if (i == n) return;
-  float in[32] = {};
-  int8_t out[32];
-  std::memcpy(in, x + i, (n - i) * sizeof(float));
-  quantize_block(in, out, inv, lo, hi, zero);
-  std::memcpy(y + i, out, n - i);
+  in_blocks<32>(n, x, y, [&](const float* xb, int8_t* yb) {
+    quantize_block(xb, yb, inv, lo, hi, zero);
+  });
 }
 
 void quantize_double_block(const float* x, int8_t* y, __m256d inv, __m256d zero, __m256d lo,
@@ -66,14 +61,9 @@ void quantize_double(size_t n, const float* x, int8_t* y, double inv_scale, int3
   const __m256d z = _mm256_set1_pd(zero);
   const __m256d lo = _mm256_set1_pd(min);
   const __m256d hi = _mm256_set1_pd(max);
-  size_t i = 0;
-  for (; i + 16 <= n; i += 16) quantize_double_block(x + i, y + i, inv, z, lo, hi);
-  if (i == n) return;
-  float in[16] = {};
-  int8_t out[16];
-  std::memcpy(in, x + i, (n - i) * sizeof(float));
-  quantize_double_block(in, out, inv, z, lo, hi);
-  std::memcpy(y + i, out, n - i);
+  in_blocks<16>(n, x, y, [&](const float* xb, int8_t* yb) {
+    quantize_double_block(xb, yb, inv, z, lo, hi);
+  });
 }
 
 void dequantize_block(const int8_t* x, float* y, __m256i zero, __m256 scale) {
@@ -87,14 +77,7 @@ void dequantize_block(const int8_t* x, float* y, __m256i zero, __m256 scale) {
 void dequantize(size_t n, const int8_t* x, float* y, int32_t zero, float scale) {
   const __m256i z = _mm256_set1_epi32(zero);
   const __m256 s = _mm256_set1_ps(scale);
-  size_t i = 0;
-  for (; i + 16 <= n; i += 16) dequantize_block(x + i, y + i, z, s);
-  if (i == n) return;
-  int8_t in[16] = {};
-  float out[16];
-  std::memcpy(in, x + i, n - i);
-  dequantize_block(in, out, z, s);
-  std::memcpy(y + i, out, (n - i) * sizeof(float));
+  in_blocks<16>(n, x, y, [&](const int8_t* xb, float* yb) { dequantize_block(xb, yb, z, s); });
 }
 
 void minmax(size_t n, const float* x, float* min, float* max) {

@@ -5,10 +5,10 @@
 #include <arm_neon.h>
 
 #include <cstdint>
-#include <cstring>
 
 #include "kernels/optimized/cpu_features.h"
 #include "kernels/optimized/qs8-vcvt/qs8_vcvt.h"
+#include "kernels/optimized/qs8-vcvt/blocks_body.h"
 
 namespace ember::kernels::optimized {
 namespace {
@@ -33,14 +33,7 @@ void quantize_block(const float* x, int8_t* y, const Qs8QuantizeParams* p) {
 }
 
 void quantize(size_t n, const float* x, int8_t* y, const Qs8QuantizeParams* p) {
-  size_t i = 0;
-  for (; i + 16 <= n; i += 16) quantize_block(x + i, y + i, p);
-  if (i == n) return;
-  float in[16] = {};
-  int8_t out[16];
-  std::memcpy(in, x + i, (n - i) * sizeof(float));
-  quantize_block(in, out, p);
-  std::memcpy(y + i, out, n - i);
+  in_blocks<16>(n, x, y, [&](const float* xb, int8_t* yb) { quantize_block(xb, yb, p); });
 }
 
 void quantize_double_block(const float* x, int8_t* y, double inv, double zero, double min,
@@ -66,14 +59,9 @@ void quantize_double_block(const float* x, int8_t* y, double inv, double zero, d
 
 void quantize_double(size_t n, const float* x, int8_t* y, double inv_scale, int32_t zero,
                      int32_t min, int32_t max) {
-  size_t i = 0;
-  for (; i + 16 <= n; i += 16) quantize_double_block(x + i, y + i, inv_scale, zero, min, max);
-  if (i == n) return;
-  float in[16] = {};
-  int8_t out[16];
-  std::memcpy(in, x + i, (n - i) * sizeof(float));
-  quantize_double_block(in, out, inv_scale, zero, min, max);
-  std::memcpy(y + i, out, n - i);
+  in_blocks<16>(n, x, y, [&](const float* xb, int8_t* yb) {
+    quantize_double_block(xb, yb, inv_scale, zero, min, max);
+  });
 }
 
 void dequantize_block(const int8_t* x, float* y, int32_t zero, float scale) {
@@ -89,14 +77,9 @@ void dequantize_block(const int8_t* x, float* y, int32_t zero, float scale) {
 }
 
 void dequantize(size_t n, const int8_t* x, float* y, int32_t zero, float scale) {
-  size_t i = 0;
-  for (; i + 16 <= n; i += 16) dequantize_block(x + i, y + i, zero, scale);
-  if (i == n) return;
-  int8_t in[16] = {};
-  float out[16];
-  std::memcpy(in, x + i, n - i);
-  dequantize_block(in, out, zero, scale);
-  std::memcpy(y + i, out, (n - i) * sizeof(float));
+  in_blocks<16>(n, x, y, [&](const int8_t* xb, float* yb) {
+    dequantize_block(xb, yb, zero, scale);
+  });
 }
 
 void minmax(size_t n, const float* x, float* min, float* max) {
