@@ -20,17 +20,13 @@
 
 #include <cstdint>
 
+#include "kernels/optimized/qs8-dwconv/pixels_body.h"
 #include "kernels/optimized/qs8-dwconv/qs8_dwconv.h"
 
 namespace ember::kernels::optimized::qs8_dwconv_avx512 {
 namespace {
 
 constexpr size_t kTile = 32;
-
-inline const int8_t* translate(const int8_t* p, size_t offset, const int8_t* zero) {
-  return p != zero ? reinterpret_cast<const int8_t*>(reinterpret_cast<uintptr_t>(p) + offset)
-                   : zero;
-}
 
 // The requantization's constants as vectors, made once per call rather than
 // once per tile: the float bounds less the zero point, and the zero point.
@@ -115,18 +111,10 @@ void dwconv(size_t taps, size_t channels, size_t pixels, const int8_t* const* in
             int8_t* output, size_t output_stride, const Qs8RequantParams* params) {
   const uint8_t* w = static_cast<const uint8_t*>(weights);
   const Requant rq(*params);
-  for (size_t x = 0; x < pixels; ++x, input += input_stride, output += output_stride) {
-    if constexpr (T != 0) {
-      const int8_t* in[T];
-#pragma GCC unroll 25
-      for (size_t t = 0; t < T; ++t) in[t] = translate(input[t], input_offset, zero);
-      pixel<Dot, T>(T, channels, [&](size_t t) { return in[t]; }, w, output, rq);
-    } else {
-      pixel<Dot, T>(taps, channels,
-                    [&](size_t t) { return translate(input[t], input_offset, zero); }, w, output,
-                    rq);
-    }
-  }
+  walk_pixels<T>(taps, pixels, input, input_stride, input_offset, zero, output, output_stride,
+                 [&](size_t nt, auto in, int8_t* out) {
+                   pixel<Dot, T>(nt, channels, in, w, out, rq);
+                 });
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // SIMD adds do.
 #include <cstdint>
 
+#include "kernels/optimized/qs8-dwconv/pixels_body.h"
 #include "kernels/optimized/qs8-dwconv/qs8_dwconv.h"
 
 namespace ember::kernels::optimized {
@@ -10,19 +11,14 @@ namespace {
 
 constexpr size_t kTile = 4;
 
-const int8_t* translate(const int8_t* p, size_t offset, const int8_t* zero) {
-  return p != zero ? reinterpret_cast<const int8_t*>(reinterpret_cast<uintptr_t>(p) + offset)
-                   : zero;
-}
-
 // T: the tap count, or 0 when it is known at run time only.
 template <size_t T>
 void dwconv(size_t taps, size_t channels, size_t pixels, const int8_t* const* input,
             size_t input_stride, size_t input_offset, const int8_t* zero, const void* weights,
             int8_t* output, size_t output_stride, const Qs8RequantParams* params) {
-  const size_t nt = T != 0 ? T : taps;
-  const size_t tile_bytes = 2 * kTile * sizeof(int32_t) + nt * kTile;
-  for (size_t x = 0; x < pixels; ++x, input += input_stride, output += output_stride) {
+  walk_pixels<T>(taps, pixels, input, input_stride, input_offset, zero, output, output_stride,
+                 [&](size_t nt, auto in, int8_t* out) {
+    const size_t tile_bytes = 2 * kTile * sizeof(int32_t) + nt * kTile;
     const uint8_t* w = static_cast<const uint8_t*>(weights);
     for (size_t c = 0; c < channels; c += kTile, w += tile_bytes) {
       const int32_t* head = reinterpret_cast<const int32_t*>(w);
@@ -32,16 +28,16 @@ void dwconv(size_t taps, size_t channels, size_t pixels, const int8_t* const* in
       uint32_t acc[kTile];
       for (size_t j = 0; j < kTile; ++j) acc[j] = static_cast<uint32_t>(head[j]);
       for (size_t t = 0; t < nt; ++t) {
-        const int8_t* in = translate(input[t], input_offset, zero) + c;
+        const int8_t* tap = in(t) + c;
         for (size_t j = 0; j < n; ++j) {
-          acc[j] += static_cast<uint32_t>(in[j] * taps_w[t * kTile + j]);
+          acc[j] += static_cast<uint32_t>(tap[j] * taps_w[t * kTile + j]);
         }
       }
       for (size_t j = 0; j < n; ++j) {
-        output[c + j] = qs8_requantize(static_cast<int32_t>(acc[j]), scale[j], *params);
+        out[c + j] = qs8_requantize(static_cast<int32_t>(acc[j]), scale[j], *params);
       }
     }
-  }
+  });
 }
 
 }  // namespace

@@ -9,17 +9,13 @@
 #include <cstring>
 
 #include "kernels/optimized/cpu_features.h"
+#include "kernels/optimized/qs8-dwconv/pixels_body.h"
 #include "kernels/optimized/qs8-dwconv/qs8_dwconv.h"
 
 namespace ember::kernels::optimized {
 namespace {
 
 constexpr size_t kTile = 16;
-
-inline const int8_t* translate(const int8_t* p, size_t offset, const int8_t* zero) {
-  return p != zero ? reinterpret_cast<const int8_t*>(reinterpret_cast<uintptr_t>(p) + offset)
-                   : zero;
-}
 
 // One tile of 16 channels of one pixel, tap t's inputs at in(t).
 template <size_t T, typename In>
@@ -92,16 +88,10 @@ void dwconv(size_t taps, size_t channels, size_t pixels, const int8_t* const* in
             size_t input_stride, size_t input_offset, const int8_t* zero, const void* weights,
             int8_t* output, size_t output_stride, const Qs8RequantParams* params) {
   const uint8_t* w = static_cast<const uint8_t*>(weights);
-  for (size_t x = 0; x < pixels; ++x, input += input_stride, output += output_stride) {
-    if constexpr (T != 0) {
-      const int8_t* in[T];
-      for (size_t t = 0; t < T; ++t) in[t] = translate(input[t], input_offset, zero);
-      pixel<T>(T, channels, [&](size_t t) { return in[t]; }, w, output, params);
-    } else {
-      pixel<T>(taps, channels, [&](size_t t) { return translate(input[t], input_offset, zero); },
-               w, output, params);
-    }
-  }
+  walk_pixels<T>(taps, pixels, input, input_stride, input_offset, zero, output, output_stride,
+                 [&](size_t nt, auto in, int8_t* out) {
+                   pixel<T>(nt, channels, in, w, out, params);
+                 });
 }
 
 }  // namespace
