@@ -61,22 +61,10 @@ void max_pool(const Pool3d& p, const T* in, T* out, int64_t* indices) {
 void max_pool3d_with_indices_out(KernelContext& ctx, const Tensor& self, IntArrayRef kernel_size,
                                  IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation,
                                  bool ceil_mode, Tensor& out, Tensor& indices) {
-  const char* op = "max_pool3d_with_indices.out";
-  Pool3d p;
-  if (!nn::read_pool_input(ctx, op, self, &p) ||
-      !nn::read_pool_window(ctx, op, kernel_size, stride, padding, dilation, ceil_mode, &p) ||
-      !nn::check_same_dtype(ctx, op, self, "self", out, "out")) {
-    return;
-  }
-  EMBER_KERNEL_CHECK(ctx, indices.scalar_type() == ScalarType::Long,
-                     "%s: indices must be Long, not %s", op,
-                     scalar_type_name(indices.scalar_type()));
-  if (!nn::resize_pooled(ctx, op, self, p, out) || !nn::resize_pooled(ctx, op, self, p, indices)) {
-    return;
-  }
-  EMBER_SWITCH_REAL_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
-    max_pool<CTYPE>(p, self.const_data_ptr<CTYPE>(), out.mutable_data_ptr<CTYPE>(),
-                    indices.mutable_data_ptr<int64_t>()));
+  nn::max_pool_with_indices_out<3>(
+      ctx, "max_pool3d_with_indices.out", self, kernel_size, stride, padding, dilation,
+      ceil_mode, out, indices,
+      [](const Pool3d& p, const auto* in, auto* o, int64_t* idx) { max_pool(p, in, o, idx); });
 }
 
 // ---------------------------------------------------------------------------
@@ -139,27 +127,10 @@ void avg_pool3d_out(KernelContext& ctx, const Tensor& self, IntArrayRef kernel_s
                     IntArrayRef stride, IntArrayRef padding, bool ceil_mode,
                     bool count_include_pad, std::optional<int64_t> divisor_override,
                     Tensor& out) {
-  const char* op = "avg_pool3d.out";
-  Pool3d p;
-  const int64_t ones[] = {1};
-  if (!nn::read_pool_input(ctx, op, self, &p) ||
-      !nn::read_pool_window(ctx, op, kernel_size, stride, padding, IntArrayRef(ones, 1),
-                            ceil_mode, &p) ||
-      !nn::check_same_dtype(ctx, op, self, "self", out, "out")) {
-    return;
-  }
-  EMBER_KERNEL_CHECK(ctx, !divisor_override.has_value() || *divisor_override != 0,
-                     "%s: divisor_override must not be zero", op);
-  if (!nn::resize_pooled(ctx, op, self, p, out)) return;
-  const ScalarType type = self.scalar_type();
-  if (type == ScalarType::Long) {
-    avg_pool<int64_t>(p, self.const_data_ptr<int64_t>(), out.mutable_data_ptr<int64_t>(),
-                      count_include_pad, divisor_override);
-    return;
-  }
-  EMBER_SWITCH_FLOAT_TYPES(type, return fail_dtype(ctx, op, type),
-    avg_pool<CTYPE>(p, self.const_data_ptr<CTYPE>(), out.mutable_data_ptr<CTYPE>(),
-                    count_include_pad, divisor_override));
+  nn::avg_pool_out<3>(ctx, "avg_pool3d.out", self, kernel_size, stride, padding, ceil_mode,
+                      divisor_override, out, [&](const Pool3d& p, const auto* in, auto* o) {
+                        avg_pool(p, in, o, count_include_pad, divisor_override);
+                      });
 }
 
 // ---------------------------------------------------------------------------
@@ -198,23 +169,9 @@ void adaptive_avg_pool(const Pool3d& p, const T* in, T* out) {
 
 void adaptive_avg_pool3d_out(KernelContext& ctx, const Tensor& self, IntArrayRef output_size,
                              Tensor& out) {
-  const char* op = "_adaptive_avg_pool3d.out";
-  Pool3d p;
-  if (!nn::read_pool_input(ctx, op, self, &p) ||
-      !nn::check_same_dtype(ctx, op, self, "self", out, "out")) {
-    return;
-  }
-  EMBER_KERNEL_CHECK(ctx, output_size.size() == 3, "%s: output_size must have 3 values, got %zu",
-                     op, output_size.size());
-  for (int i = 0; i < 3; ++i) {
-    // Bounded so that (i + 1) * in cannot overflow.
-    EMBER_KERNEL_CHECK(ctx, output_size[i] >= 0 && output_size[i] < (int64_t{1} << 31),
-                       "%s: output_size must be non-negative", op);
-    p.out[i] = output_size[i];
-  }
-  if (!nn::resize_pooled(ctx, op, self, p, out)) return;
-  EMBER_SWITCH_FLOAT_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
-    adaptive_avg_pool<CTYPE>(p, self.const_data_ptr<CTYPE>(), out.mutable_data_ptr<CTYPE>()));
+  nn::adaptive_avg_pool_out<3>(
+      ctx, "_adaptive_avg_pool3d.out", self, output_size, out,
+      [](const Pool3d& p, const auto* in, auto* o) { adaptive_avg_pool(p, in, o); });
 }
 
 }  // namespace

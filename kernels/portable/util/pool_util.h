@@ -1,10 +1,12 @@
 // What the pooling kernels share at every rank (pool_ops.cpp: 2-D,
 // pool3d_ops.cpp: 3-D, backward_ops.cpp: the 2-D gradients): the input seen
 // as planes of N spatial dims, the window's arguments read and checked as
-// PyTorch checks them, and PyTorch's output-size rule.
+// PyTorch checks them, PyTorch's output-size rule, and each forward op's
+// checks and dtype dispatch around the rank's own loop.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "kernels/portable/util/kernel_util.h"
 #include "kernels/portable/util/nn_util.h"
@@ -105,6 +107,76 @@ bool resize_pooled(KernelContext& ctx, const char* op, const Tensor& in, const P
   for (int d = 0; d < in.dim(); ++d) sizes[d] = in.size(d);
   for (int i = 0; i < N; ++i) sizes[in.dim() - N + i] = p.out[i];
   return resize_output(ctx, out, Span<const int64_t>(sizes, in.dim()), op);
+}
+
+// max_poolNd_with_indices.out: kernel(p, in, out, indices) pools one dtype
+// (every real type).
+template <int N, typename Kernel>
+void max_pool_with_indices_out(KernelContext& ctx, const char* op, const Tensor& self,
+                           IntArrayRef kernel_size, IntArrayRef stride, IntArrayRef padding,
+                           IntArrayRef dilation, bool ceil_mode, Tensor& out, Tensor& indices,
+                           Kernel kernel) {
+  Pooling<N> p;
+  if (!read_pool_input(ctx, op, self, &p) ||
+      !read_pool_window(ctx, op, kernel_size, stride, padding, dilation, ceil_mode, &p) ||
+      !check_same_dtype(ctx, op, self, "self", out, "out")) {
+    return;
+  }
+  EMBER_KERNEL_CHECK(ctx, indices.scalar_type() == ScalarType::Long,
+                     "%s: indices must be Long, not %s", op,
+                     scalar_type_name(indices.scalar_type()));
+  if (!resize_pooled(ctx, op, self, p, out) || !resize_pooled(ctx, op, self, p, indices)) return;
+  EMBER_SWITCH_REAL_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
+    kernel(p, self.const_data_ptr<CTYPE>(), out.mutable_data_ptr<CTYPE>(),
+           indices.mutable_data_ptr<int64_t>()));
+}
+
+// avg_poolNd.out: kernel(p, in, out) averages one dtype. PyTorch averages
+// floats and Long (with integer division), no other integers.
+template <int N, typename Kernel>
+void avg_pool_out(KernelContext& ctx, const char* op, const Tensor& self, IntArrayRef kernel_size,
+              IntArrayRef stride, IntArrayRef padding, bool ceil_mode,
+              std::optional<int64_t> divisor_override, Tensor& out, Kernel kernel) {
+  Pooling<N> p;
+  const int64_t ones[] = {1};
+  if (!read_pool_input(ctx, op, self, &p) ||
+      !read_pool_window(ctx, op, kernel_size, stride, padding, IntArrayRef(ones, 1), ceil_mode,
+                        &p) ||
+      !check_same_dtype(ctx, op, self, "self", out, "out")) {
+    return;
+  }
+  EMBER_KERNEL_CHECK(ctx, !divisor_override.has_value() || *divisor_override != 0,
+                     "%s: divisor_override must not be zero", op);
+  if (!resize_pooled(ctx, op, self, p, out)) return;
+  const ScalarType type = self.scalar_type();
+  if (type == ScalarType::Long) {
+    kernel(p, self.const_data_ptr<int64_t>(), out.mutable_data_ptr<int64_t>());
+    return;
+  }
+  EMBER_SWITCH_FLOAT_TYPES(type, return fail_dtype(ctx, op, type),
+    kernel(p, self.const_data_ptr<CTYPE>(), out.mutable_data_ptr<CTYPE>()));
+}
+
+// _adaptive_avg_poolNd.out: kernel(p, in, out) averages one float dtype over
+// the cells output_size gives.
+template <int N, typename Kernel>
+void adaptive_avg_pool_out(KernelContext& ctx, const char* op, const Tensor& self,
+                       IntArrayRef output_size, Tensor& out, Kernel kernel) {
+  Pooling<N> p;
+  if (!read_pool_input(ctx, op, self, &p) || !check_same_dtype(ctx, op, self, "self", out, "out")) {
+    return;
+  }
+  EMBER_KERNEL_CHECK(ctx, output_size.size() == static_cast<size_t>(N),
+                     "%s: output_size must have %d values, got %zu", op, N, output_size.size());
+  for (int i = 0; i < N; ++i) {
+    // Bounded so that (i + 1) * in cannot overflow.
+    EMBER_KERNEL_CHECK(ctx, output_size[i] >= 0 && output_size[i] < (int64_t{1} << 31),
+                       "%s: output_size must be non-negative", op);
+    p.out[i] = output_size[i];
+  }
+  if (!resize_pooled(ctx, op, self, p, out)) return;
+  EMBER_SWITCH_FLOAT_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
+    kernel(p, self.const_data_ptr<CTYPE>(), out.mutable_data_ptr<CTYPE>()));
 }
 
 }  // namespace ember::kernels::nn
