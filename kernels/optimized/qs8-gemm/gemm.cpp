@@ -170,6 +170,17 @@ struct RowSource {
   size_t workspace_bytes = 0;
 };
 
+// A problem's A read directly, row by row (Qs8GemmProblem, Qd8F32GemmProblem).
+template <typename Problem>
+RowSource direct_rows(const Problem& p) {
+  RowSource src;
+  src.a = p.a;
+  src.lda = p.lda;
+  src.workspace = p.a_workspace;
+  src.workspace_bytes = p.a_workspace_bytes;
+  return src;
+}
+
 // Gathers the mr rows of A from row i (rows or taps, as src has them) into
 // `out` with pack_a.
 void gather_rows(const Qs8Tiling& cfg, const RowSource& src, size_t i, size_t mr, size_t ks,
@@ -515,11 +526,7 @@ void qd8_gemm_pack_weights(const Qs8GemmConfig& config, const Qs8Weights& weight
 bool qs8_gemm(const Qs8GemmConfig& cfg, const Qs8GemmProblem& p, KernelContext* ctx) {
   if (!qs8_gemm_supports(cfg, 1, p.k)) return false;
   if (p.m == 0 || p.n == 0) return true;
-  RowSource src;
-  src.a = p.a;
-  src.lda = p.lda;
-  src.workspace = p.a_workspace;
-  src.workspace_bytes = p.a_workspace_bytes;
+  const RowSource src = direct_rows(p);
   const size_t kp = qs8_gemm_padded_k(cfg, 1, p.k);
   run(qs8_gemm_tiling(cfg), p.m, p.n, 1, p.k, qs8_gemm_panel_bytes(cfg, 1, p.k), src, p.packed_w,
       ctx,
@@ -535,11 +542,7 @@ bool qs8_gemm(const Qs8GemmConfig& cfg, const Qs8GemmProblem& p, KernelContext* 
 bool qd8_f32_gemm(const Qs8GemmConfig& cfg, const Qd8F32GemmProblem& p, KernelContext* ctx) {
   if (!qs8_gemm_supports(cfg, 1, p.k)) return false;
   if (p.m == 0 || p.n == 0) return true;
-  RowSource src;
-  src.a = p.a;
-  src.lda = p.lda;
-  src.workspace = p.a_workspace;
-  src.workspace_bytes = p.a_workspace_bytes;
+  const RowSource src = direct_rows(p);
   const size_t kp = qs8_gemm_padded_k(cfg, 1, p.k);
   run(qs8_gemm_tiling(cfg), p.m, p.n, 1, p.k, qd8_gemm_panel_bytes(cfg, 1, p.k), src, p.packed_w,
       ctx,
