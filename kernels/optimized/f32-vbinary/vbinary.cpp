@@ -3,6 +3,7 @@
 // F32VBinaryConfig use AVX2 or NEON.
 #include "kernels/optimized/cpu_features.h"
 #include "kernels/optimized/f32-vbinary/f32_vbinary.h"
+#include "kernels/optimized/f32-vbinary/plan_rows.h"
 
 namespace ember::kernels::optimized {
 
@@ -156,17 +157,7 @@ void f32_vbinary_run(const F32VBinaryConfig& cfg, F32BinaryOp op, const F32Binar
   const size_t inner = plan.sizes[d - 1];
   const ptrdiff_t as = plan.a_strides[d - 1];
   const ptrdiff_t bs = plan.b_strides[d - 1];
-  // The row begin falls in, as an index per outer dim (an odometer), and the
-  // operands' offsets there.
-  size_t index[kF32BinaryMaxDims] = {};
-  size_t first_row = begin / inner;
-  ptrdiff_t a_off = 0, b_off = 0;
-  for (int k = d - 2; k >= 0; --k) {
-    index[k] = first_row % plan.sizes[k];
-    first_row /= plan.sizes[k];
-    a_off += static_cast<ptrdiff_t>(index[k]) * plan.a_strides[k];
-    b_off += static_cast<ptrdiff_t>(index[k]) * plan.b_strides[k];
-  }
+  PlanRows at(plan, begin);
   // Whole rows against one repeating vector: the next-outer dim steps one
   // operand by a row and the other not at all (NHWC data and a per-channel
   // vector, a bias), either way round.
@@ -185,34 +176,24 @@ void f32_vbinary_run(const F32VBinaryConfig& cfg, F32BinaryOp op, const F32Binar
     size_t step = min_of(inner - j, end - i);
     if (repeating_rows && j == 0 && end - i >= 2 * inner) {
       // As many whole rows as remain in this run of the next-outer dim.
-      const size_t rows = min_of((end - i) / inner, plan.sizes[d - 2] - index[d - 2]);
+      const size_t rows = min_of((end - i) / inner, plan.sizes[d - 2] - at.index[d - 2]);
       if (b_repeats) {
-        rows_fn(rows, inner, a + a_off, b + b_off, y + i, &params);
+        rows_fn(rows, inner, a + at.a_off, b + at.b_off, y + i, &params);
       } else {
-        rows_fn(rows, inner, b + b_off, a + a_off, y + i, &params);
+        rows_fn(rows, inner, b + at.b_off, a + at.a_off, y + i, &params);
       }
       step = rows * inner;
-      // The odometer moves by `rows` rows: all but the last now, the last below.
-      index[d - 2] += rows - 1;
-      a_off += static_cast<ptrdiff_t>(rows - 1) * plan.a_strides[d - 2];
-      b_off += static_cast<ptrdiff_t>(rows - 1) * plan.b_strides[d - 2];
+      // The walk moves by `rows` rows: all but the last now, the last below.
+      at.skip_within_outer(rows - 1);
     } else {
-      run_row(cfg, op, step, a + a_off + static_cast<ptrdiff_t>(j) * as, as,
-              b + b_off + static_cast<ptrdiff_t>(j) * bs, bs, y + i, params);
+      run_row(cfg, op, step, a + at.a_off + static_cast<ptrdiff_t>(j) * as, as,
+              b + at.b_off + static_cast<ptrdiff_t>(j) * bs, bs, y + i, params);
     }
     i += step;
     j += step;
     if (j >= inner && i < end) {
       j = 0;
-      // Next row: advance the odometer.
-      for (int k = d - 2; k >= 0; --k) {
-        a_off += plan.a_strides[k];
-        b_off += plan.b_strides[k];
-        if (++index[k] < plan.sizes[k]) break;
-        a_off -= static_cast<ptrdiff_t>(plan.sizes[k]) * plan.a_strides[k];
-        b_off -= static_cast<ptrdiff_t>(plan.sizes[k]) * plan.b_strides[k];
-        index[k] = 0;
-      }
+      at.next();
     }
   }
 }

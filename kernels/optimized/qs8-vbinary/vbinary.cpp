@@ -1,6 +1,7 @@
 // The int8 binary family's variant table, start-up choice and the walk over
 // a broadcast plan. Compiled without ISA flags.
 #include "kernels/optimized/cpu_features.h"
+#include "kernels/optimized/f32-vbinary/plan_rows.h"
 #include "kernels/optimized/qs8-vbinary/qs8_vbinary.h"
 
 namespace ember::kernels::optimized {
@@ -105,35 +106,17 @@ void qs8_vbinary_run(const Qs8VBinaryConfig& cfg, Qs8BinaryOp op, const F32Binar
   const size_t inner = plan.sizes[d - 1];
   const ptrdiff_t as = plan.a_strides[d - 1];
   const ptrdiff_t bs = plan.b_strides[d - 1];
-  // The row `begin` falls in, as an index per outer dim (an odometer), and
-  // the operands' offsets there.
-  size_t index[kF32BinaryMaxDims] = {};
-  size_t row = begin / inner;
-  ptrdiff_t a_off = 0, b_off = 0;
-  for (int k = d - 2; k >= 0; --k) {
-    index[k] = row % plan.sizes[k];
-    row /= plan.sizes[k];
-    a_off += static_cast<ptrdiff_t>(index[k]) * plan.a_strides[k];
-    b_off += static_cast<ptrdiff_t>(index[k]) * plan.b_strides[k];
-  }
+  PlanRows at(plan, begin);
   size_t i = begin;
   size_t j = begin % inner;
   while (i < end) {
     const size_t step = min_of(inner - j, end - i);
     const ptrdiff_t jj = static_cast<ptrdiff_t>(j);
-    run_row(cfg, op, step, a + a_off + jj * as, as, b + b_off + jj * bs, bs, y + i, params,
+    run_row(cfg, op, step, a + at.a_off + jj * as, as, b + at.b_off + jj * bs, bs, y + i, params,
             swapped);
     i += step;
     j = 0;
-    // Next row: advance the odometer.
-    for (int k = d - 2; k >= 0; --k) {
-      a_off += plan.a_strides[k];
-      b_off += plan.b_strides[k];
-      if (++index[k] < plan.sizes[k]) break;
-      a_off -= static_cast<ptrdiff_t>(plan.sizes[k]) * plan.a_strides[k];
-      b_off -= static_cast<ptrdiff_t>(plan.sizes[k]) * plan.b_strides[k];
-      index[k] = 0;
-    }
+    at.next();
   }
 }
 
