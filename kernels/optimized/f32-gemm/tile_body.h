@@ -162,30 +162,59 @@ __attribute__((always_inline)) inline void store_vec(const TileEpilogue<W>& e, t
   }
 }
 
-// Writes mr rows of sums (row i: 2 kLanes floats from sums + 2i kLanes; nr
-// columns) to C as `flags` say, where the final block scales or adds a self
-// (addmm's alpha and beta, a self that is not a bias row). Out of line and
-// through memory: inlined into the tile, these branches left GCC keeping the
-// accumulators in memory for the usual tiles too (1x1 convolutions with
-// K = 16 ran 20% slower), and against a K block's FMAs the round trip
-// through L1 costs little.
+// C = clamp(alpha C + beta self) over mr rows of nr <= 2 kLanes columns.
 template <typename W>
-__attribute__((noinline)) void store_rows(size_t mr, size_t nr, const float* sums, float* c,
-                                          size_t c_stride, uint32_t flags,
-                                          const F32GemmEpilogue* epilogue) {
+__attribute__((noinline)) void epilogue_pass(size_t mr, size_t nr, float* c, size_t c_stride,
+                                             const F32GemmEpilogue* epilogue) {
   constexpr size_t L = W::kLanes;
-  const TileEpilogue<W> e(flags, epilogue);
+  const TileEpilogue<W> e(kF32GemmFinal, epilogue);
   const size_t lanes0 = nr < L ? nr : L;
   const size_t lanes1 = nr > L ? nr - L : 0;
-  for (size_t i = 0; i < mr; ++i, sums += 2 * L) {
+  for (size_t i = 0; i < mr; ++i) {
     float* c_row = c + i * c_stride;
-    store_vec<W>(e, W::loadu(sums), c_row, i, 0, lanes0);
-    if (lanes1 != 0) store_vec<W>(e, W::loadu(sums + L), c_row + L, i, L, lanes1);
+    store_vec<W>(e, load_lanes<W>(c_row, lanes0), c_row, i, 0, lanes0);
+    if (lanes1 != 0) store_vec<W>(e, load_lanes<W>(c_row + L, lanes1), c_row + L, i, L, lanes1);
   }
 }
 
+// The epilogue that scales the sums or adds a self that is not a bias row
+// (addmm's alpha and beta): applied by with_epilogue_pass in a pass over the
+// tile's C after the tile stored its plain sums there. In the tile, this
+// rarely taken branch cost the usual short-K tiles 5% (its frame and spill
+// slots) and, inlined, left GCC keeping the accumulators in memory (1x1
+// convolutions with K = 16 ran 20% slower).
+inline bool needs_epilogue_pass(uint32_t flags, const F32GemmEpilogue* ep) {
+  return (flags & kF32GemmFinal) != 0 &&
+         (ep->alpha != 1.0f || (ep->beta != 0.0f && !bias_in_accumulators(ep)));
+}
+
+// Runs tile(epilogue) for an mr x nr tile of C: with the given epilogue, or,
+// where it needs the pass, with a plain one (the sums, summed over K blocks
+// as `flags` say) and then alpha, beta * self and the clamp over C in place.
+template <typename W, typename Tile>
+__attribute__((always_inline)) inline void with_epilogue_pass(size_t mr, size_t nr, float* c,
+                                                              size_t c_stride, uint32_t flags,
+                                                              const F32GemmEpilogue* epilogue,
+                                                              Tile tile) {
+  // One call of tile: two would put two copies of every row count's tile
+  // in the ukernel (AVX2 ran 10-25% slower).
+  const bool pass = needs_epilogue_pass(flags, epilogue);
+  F32GemmEpilogue plain;
+  if (pass) {
+    plain = *epilogue;
+    plain.alpha = 1.0f;
+    plain.beta = 0.0f;
+    plain.self = nullptr;
+    plain.clamp_min = -__builtin_inff();
+    plain.clamp_max = __builtin_inff();
+  }
+  tile(pass ? &plain : epilogue);
+  if (pass) epilogue_pass<W>(mr, nr, c, c_stride, epilogue);
+}
+
 // Writes an MR x kNr tile of sums (nr columns of it; acc1 unread when nr <=
-// kLanes) to C as `flags` say.
+// kLanes) to C as `flags` say, the epilogue one that needs no pass
+// (with_epilogue_pass).
 template <typename W, size_t MR>
 __attribute__((always_inline)) inline void store_tile(const typename W::V* acc0,
                                                       const typename W::V* acc1, size_t nr,
@@ -194,15 +223,6 @@ __attribute__((always_inline)) inline void store_tile(const typename W::V* acc0,
   using V = typename W::V;
   constexpr size_t L = W::kLanes;
   const TileEpilogue<W> e(flags, epilogue);
-  if (e.scale || e.add_self) {
-    float sums[2 * MR * L];
-#pragma GCC unroll 12
-    for (size_t i = 0; i < MR; ++i) {
-      W::storeu(sums + 2 * i * L, acc0[i]);
-      W::storeu(sums + (2 * i + 1) * L, acc1[i]);
-    }
-    return store_rows<W>(MR, nr, sums, c, c_stride, flags, epilogue);
-  }
   // The usual tiles, tested once rather than per vector: a K block adding
   // to C's sums or the last one (whose sums hold the bias), clamped or not.
   // Store by store, the tests cost as much as a short K's FMAs (1x1
@@ -265,9 +285,11 @@ template <typename W, typename KLoop, size_t MaxMR>
 void looped_ukernel(size_t mr, size_t nr, size_t kc, const float* a, size_t a_stride,
                     const float* w, float* c, size_t c_stride, uint32_t flags,
                     const F32GemmEpilogue* epilogue) {
-  for_row_count<MaxMR>(mr, [&](auto rows) {
-    looped_tile<W, KLoop, decltype(rows)::value>(nr, kc, a, a_stride, w, c, c_stride, flags,
-                                                 epilogue);
+  with_epilogue_pass<W>(mr, nr, c, c_stride, flags, epilogue, [&](const F32GemmEpilogue* ep) {
+    for_row_count<MaxMR>(mr, [&](auto rows) {
+      looped_tile<W, KLoop, decltype(rows)::value>(nr, kc, a, a_stride, w, c, c_stride, flags,
+                                                   ep);
+    });
   });
 }
 
@@ -293,9 +315,12 @@ template <typename W, typename KLoop, size_t MaxMR>
 void looped_igemm(size_t mr, size_t nr, size_t kc, size_t ks, const float* const* a,
                   size_t mr_stride, size_t a_offset, const float* zero, const float* w,
                   float* c, size_t c_stride, const F32GemmEpilogue* epilogue) {
-  for_row_count<MaxMR>(mr, [&](auto rows) {
-    looped_itile<W, KLoop, decltype(rows)::value>(nr, kc, ks, a, mr_stride, a_offset, zero, w,
-                                                  c, c_stride, epilogue);
+  const uint32_t flags = kF32GemmFinal;  // one pass over all taps: no K blocks
+  with_epilogue_pass<W>(mr, nr, c, c_stride, flags, epilogue, [&](const F32GemmEpilogue* ep) {
+    for_row_count<MaxMR>(mr, [&](auto rows) {
+      looped_itile<W, KLoop, decltype(rows)::value>(nr, kc, ks, a, mr_stride, a_offset, zero, w,
+                                                    c, c_stride, ep);
+    });
   });
 }
 
@@ -467,18 +492,20 @@ void broadcast_ukernel(size_t mr, size_t nr, size_t kc, const float* a, size_t a
                        const float* w, float* c, size_t c_stride, uint32_t flags,
                        const F32GemmEpilogue* epilogue) {
   constexpr size_t L = W::kLanes;
-  for_row_count<MaxMR>(mr, [&](auto rows) {
-    constexpr size_t R = decltype(rows)::value;
-    if (nr <= L) {
-      return broadcast_tile<W, R, 1>(nr, kc, a, a_stride, w, c, c_stride, flags, epilogue);
-    }
-    if constexpr (HalfOf<W>::kExists) {
-      if (nr <= L + L / 2) {
-        return broadcast_tile<W, R, kHalfTail>(nr, kc, a, a_stride, w, c, c_stride, flags,
-                                               epilogue);
+  with_epilogue_pass<W>(mr, nr, c, c_stride, flags, epilogue, [&](const F32GemmEpilogue* ep) {
+    for_row_count<MaxMR>(mr, [&](auto rows) {
+      constexpr size_t R = decltype(rows)::value;
+      if (nr <= L) {
+        return broadcast_tile<W, R, 1>(nr, kc, a, a_stride, w, c, c_stride, flags, ep);
       }
-    }
-    broadcast_tile<W, R, 2>(nr, kc, a, a_stride, w, c, c_stride, flags, epilogue);
+      if constexpr (HalfOf<W>::kExists) {
+        if (nr <= L + L / 2) {
+          return broadcast_tile<W, R, kHalfTail>(nr, kc, a, a_stride, w, c, c_stride, flags,
+                                                 ep);
+        }
+      }
+      broadcast_tile<W, R, 2>(nr, kc, a, a_stride, w, c, c_stride, flags, ep);
+    });
   });
 }
 
@@ -487,13 +514,16 @@ template <typename W, size_t MaxMR>
 void broadcast_igemm(size_t mr, size_t nr, size_t kc, size_t ks, const float* const* a,
                      size_t mr_stride, size_t a_offset, const float* zero, const float* w,
                      float* c, size_t c_stride, const F32GemmEpilogue* epilogue) {
-  for_row_count<MaxMR>(mr, [&](auto rows) {
-    constexpr size_t R = decltype(rows)::value;
-    if (nr <= W::kLanes) {
-      return broadcast_itile<W, R, 1>(nr, kc, ks, a, mr_stride, a_offset, zero, w, c, c_stride,
-                                      epilogue);
-    }
-    broadcast_itile<W, R, 2>(nr, kc, ks, a, mr_stride, a_offset, zero, w, c, c_stride, epilogue);
+  const uint32_t flags = kF32GemmFinal;  // one pass over all taps: no K blocks
+  with_epilogue_pass<W>(mr, nr, c, c_stride, flags, epilogue, [&](const F32GemmEpilogue* ep) {
+    for_row_count<MaxMR>(mr, [&](auto rows) {
+      constexpr size_t R = decltype(rows)::value;
+      if (nr <= W::kLanes) {
+        return broadcast_itile<W, R, 1>(nr, kc, ks, a, mr_stride, a_offset, zero, w, c, c_stride,
+                                        ep);
+      }
+      broadcast_itile<W, R, 2>(nr, kc, ks, a, mr_stride, a_offset, zero, w, c, c_stride, ep);
+    });
   });
 }
 
