@@ -14,12 +14,9 @@
 namespace ember::kernels {
 namespace {
 
-// self seen as `planes` images of h x w; grad_output as planes of oh x ow.
-struct Planes {
-  int64_t planes = 0;
-  int64_t h = 0, w = 0;
-  int64_t oh = 0, ow = 0;
-};
+// self seen as `planes` images of in[0] x in[1], grad_output as planes of
+// out[0] x out[1], and (the windowed gradients) the window.
+using Planes = nn::Pooling<2>;
 
 // Checks self (3-D or 4-D, non-empty images), grad_output (same leading dims)
 // and grad_input (self's dtype), and resizes grad_input to self's shape.
@@ -50,31 +47,25 @@ bool read_planes(KernelContext& ctx, const char* op, const Tensor& grad_output,
       !resize_output(ctx, grad_input, self.sizes(), op)) {
     return false;
   }
-  p->h = self.size(-2);
-  p->w = self.size(-1);
-  p->planes = self.numel() / (p->h * p->w);
-  p->oh = grad_output.size(-2);
-  p->ow = grad_output.size(-1);
+  p->in[0] = self.size(-2);
+  p->in[1] = self.size(-1);
+  p->planes = self.numel() / (p->in[0] * p->in[1]);
+  p->out[0] = grad_output.size(-2);
+  p->out[1] = grad_output.size(-1);
   return true;
 }
 
-// The window over self's images (in[] = h, w); out[] its pooled sizes.
-using Window = nn::Pooling<2>;
-
-// Reads the window and checks that grad_output has the pooled size.
+// Reads the window into p and checks that grad_output has the pooled size.
 bool read_window(KernelContext& ctx, const char* op, IntArrayRef kernel_size, IntArrayRef stride,
-                 IntArrayRef padding, IntArrayRef dilation, bool ceil_mode, const Planes& p,
-                 Window* w) {
-  w->planes = p.planes;
-  w->in[0] = p.h;
-  w->in[1] = p.w;
-  if (!nn::read_pool_window(ctx, op, kernel_size, stride, padding, dilation, ceil_mode, w)) {
+                 IntArrayRef padding, IntArrayRef dilation, bool ceil_mode, Planes* p) {
+  const int64_t oh = p->out[0], ow = p->out[1];  // grad_output's
+  if (!nn::read_pool_window(ctx, op, kernel_size, stride, padding, dilation, ceil_mode, p)) {
     return false;
   }
-  if (w->out[0] != p.oh || w->out[1] != p.ow) {
+  if (p->out[0] != oh || p->out[1] != ow) {
     ctx.fail(Error::InvalidArgument, "%s: grad_output is %lldx%lld but the pooled size is "
-             "%lldx%lld", op, static_cast<long long>(p.oh), static_cast<long long>(p.ow),
-             static_cast<long long>(w->out[0]), static_cast<long long>(w->out[1]));
+             "%lldx%lld", op, static_cast<long long>(oh), static_cast<long long>(ow),
+             static_cast<long long>(p->out[0]), static_cast<long long>(p->out[1]));
     return false;
   }
   return true;
@@ -85,28 +76,29 @@ bool read_window(KernelContext& ctx, const char* op, IntArrayRef kernel_size, In
 // pass, flows to the input cells of its window.
 
 template <typename T>
-void avg_pool_backward(const Planes& p, const Window& win, const T* go, T* gi,
-                       bool count_include_pad, std::optional<int64_t> divisor_override) {
+void avg_pool_backward(const Planes& p, const T* go, T* gi, bool count_include_pad,
+                       std::optional<int64_t> divisor_override) {
   using A = acc_t<T>;
-  for (int64_t i = 0; i < p.planes * p.h * p.w; ++i) gi[i] = static_cast<T>(0);
+  const int64_t H = p.in[0], W = p.in[1], OH = p.out[0], OW = p.out[1];
+  for (int64_t i = 0; i < p.planes * H * W; ++i) gi[i] = static_cast<T>(0);
   for (int64_t c = 0; c < p.planes; ++c) {
-    T* dst = gi + c * p.h * p.w;
-    for (int64_t y = 0; y < p.oh; ++y) {
-      const int64_t h0 = y * win.stride[0] - win.pad[0];
-      const int64_t h1 = h0 + win.k[0] < p.h + win.pad[0] ? h0 + win.k[0] : p.h + win.pad[0];
-      const int64_t hs = h0 > 0 ? h0 : 0, he = h1 < p.h ? h1 : p.h;
-      for (int64_t x = 0; x < p.ow; ++x) {
-        const int64_t w0 = x * win.stride[1] - win.pad[1];
-        const int64_t w1 = w0 + win.k[1] < p.w + win.pad[1] ? w0 + win.k[1] : p.w + win.pad[1];
-        const int64_t ws = w0 > 0 ? w0 : 0, we = w1 < p.w ? w1 : p.w;
+    T* dst = gi + c * H * W;
+    for (int64_t y = 0; y < OH; ++y) {
+      const int64_t h0 = y * p.stride[0] - p.pad[0];
+      const int64_t h1 = h0 + p.k[0] < H + p.pad[0] ? h0 + p.k[0] : H + p.pad[0];
+      const int64_t hs = h0 > 0 ? h0 : 0, he = h1 < H ? h1 : H;
+      for (int64_t x = 0; x < OW; ++x) {
+        const int64_t w0 = x * p.stride[1] - p.pad[1];
+        const int64_t w1 = w0 + p.k[1] < W + p.pad[1] ? w0 + p.k[1] : W + p.pad[1];
+        const int64_t ws = w0 > 0 ? w0 : 0, we = w1 < W ? w1 : W;
         if (hs >= he || ws >= we) continue;
         const int64_t divisor = divisor_override.has_value() ? *divisor_override
                                 : count_include_pad         ? (h1 - h0) * (w1 - w0)
                                                             : (he - hs) * (we - ws);
-        const A g = static_cast<A>(go[(c * p.oh + y) * p.ow + x]) / static_cast<A>(divisor);
+        const A g = static_cast<A>(go[(c * OH + y) * OW + x]) / static_cast<A>(divisor);
         for (int64_t ih = hs; ih < he; ++ih) {
           for (int64_t iw = ws; iw < we; ++iw) {
-            T& d = dst[ih * p.w + iw];
+            T& d = dst[ih * W + iw];
             d = static_cast<T>(static_cast<A>(d) + g);
           }
         }
@@ -123,17 +115,15 @@ void avg_pool2d_backward_grad_input(KernelContext& ctx, const Tensor& grad_outpu
                                     Tensor& grad_input) {
   const char* op = "avg_pool2d_backward.grad_input";
   Planes p;
-  Window win;
   const int64_t ones[] = {1};
   if (!read_planes(ctx, op, grad_output, self, grad_input, &p) ||
-      !read_window(ctx, op, kernel_size, stride, padding, IntArrayRef(ones, 1), ceil_mode, p,
-                   &win)) {
+      !read_window(ctx, op, kernel_size, stride, padding, IntArrayRef(ones, 1), ceil_mode, &p)) {
     return;
   }
   EMBER_KERNEL_CHECK(ctx, !divisor_override.has_value() || *divisor_override != 0,
                      "%s: divisor_override must not be zero", op);
   EMBER_SWITCH_FLOAT_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
-    avg_pool_backward<CTYPE>(p, win, grad_output.const_data_ptr<CTYPE>(),
+    avg_pool_backward<CTYPE>(p, grad_output.const_data_ptr<CTYPE>(),
                              grad_input.mutable_data_ptr<CTYPE>(), count_include_pad,
                              divisor_override));
 }
@@ -145,10 +135,11 @@ void avg_pool2d_backward_grad_input(KernelContext& ctx, const Tensor& grad_outpu
 template <typename T>
 void max_pool_backward(const Planes& p, const T* go, const int64_t* idx, T* gi) {
   using A = acc_t<T>;
-  for (int64_t i = 0; i < p.planes * p.h * p.w; ++i) gi[i] = static_cast<T>(0);
+  const int64_t H = p.in[0], W = p.in[1], OH = p.out[0], OW = p.out[1];
+  for (int64_t i = 0; i < p.planes * H * W; ++i) gi[i] = static_cast<T>(0);
   for (int64_t c = 0; c < p.planes; ++c) {
-    T* dst = gi + c * p.h * p.w;
-    for (int64_t o = c * p.oh * p.ow; o < (c + 1) * p.oh * p.ow; ++o) {
+    T* dst = gi + c * H * W;
+    for (int64_t o = c * OH * OW; o < (c + 1) * OH * OW; ++o) {
       T& d = dst[idx[o]];
       d = static_cast<T>(static_cast<A>(d) + static_cast<A>(go[o]));
     }
@@ -161,9 +152,8 @@ void max_pool2d_with_indices_backward_grad_input(
     const Tensor& indices, Tensor& grad_input) {
   const char* op = "max_pool2d_with_indices_backward.grad_input";
   Planes p;
-  Window win;
   if (!read_planes(ctx, op, grad_output, self, grad_input, &p) ||
-      !read_window(ctx, op, kernel_size, stride, padding, dilation, ceil_mode, p, &win) ||
+      !read_window(ctx, op, kernel_size, stride, padding, dilation, ceil_mode, &p) ||
       !check_contiguous(ctx, op, indices)) {
     return;
   }
@@ -175,10 +165,10 @@ void max_pool2d_with_indices_backward_grad_input(
                      "%s: indices must have grad_output's shape", op);
   const int64_t* idx = indices.const_data_ptr<int64_t>();
   for (int64_t i = 0; i < indices.numel(); ++i) {
-    EMBER_KERNEL_CHECK(ctx, idx[i] >= 0 && idx[i] < p.h * p.w,
+    EMBER_KERNEL_CHECK(ctx, idx[i] >= 0 && idx[i] < p.in[0] * p.in[1],
                        "%s: index %lld is outside the %lldx%lld input", op,
-                       static_cast<long long>(idx[i]), static_cast<long long>(p.h),
-                       static_cast<long long>(p.w));
+                       static_cast<long long>(idx[i]), static_cast<long long>(p.in[0]),
+                       static_cast<long long>(p.in[1]));
   }
   EMBER_SWITCH_FLOAT_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
     max_pool_backward<CTYPE>(p, grad_output.const_data_ptr<CTYPE>(), idx,
@@ -192,20 +182,21 @@ void max_pool2d_with_indices_backward_grad_input(
 template <typename T>
 void adaptive_avg_pool_backward(const Planes& p, const T* go, T* gi) {
   using A = acc_t<T>;
-  for (int64_t i = 0; i < p.planes * p.h * p.w; ++i) gi[i] = static_cast<T>(0);
+  const int64_t H = p.in[0], W = p.in[1], OH = p.out[0], OW = p.out[1];
+  for (int64_t i = 0; i < p.planes * H * W; ++i) gi[i] = static_cast<T>(0);
   for (int64_t c = 0; c < p.planes; ++c) {
-    T* dst = gi + c * p.h * p.w;
-    for (int64_t y = 0; y < p.oh; ++y) {
-      const int64_t hs = y * p.h / p.oh;
-      const int64_t he = ((y + 1) * p.h + p.oh - 1) / p.oh;
-      for (int64_t x = 0; x < p.ow; ++x) {
-        const int64_t ws = x * p.w / p.ow;
-        const int64_t we = ((x + 1) * p.w + p.ow - 1) / p.ow;
-        const A g = static_cast<A>(go[(c * p.oh + y) * p.ow + x]) /
+    T* dst = gi + c * H * W;
+    for (int64_t y = 0; y < OH; ++y) {
+      const int64_t hs = y * H / OH;
+      const int64_t he = ((y + 1) * H + OH - 1) / OH;
+      for (int64_t x = 0; x < OW; ++x) {
+        const int64_t ws = x * W / OW;
+        const int64_t we = ((x + 1) * W + OW - 1) / OW;
+        const A g = static_cast<A>(go[(c * OH + y) * OW + x]) /
                     static_cast<A>((he - hs) * (we - ws));
         for (int64_t ih = hs; ih < he; ++ih) {
           for (int64_t iw = ws; iw < we; ++iw) {
-            T& d = dst[ih * p.w + iw];
+            T& d = dst[ih * W + iw];
             d = static_cast<T>(static_cast<A>(d) + g);
           }
         }
@@ -220,8 +211,8 @@ void adaptive_avg_pool2d_backward_out(KernelContext& ctx, const Tensor& grad_out
   Planes p;
   if (!read_planes(ctx, op, grad_output, self, out, &p)) return;
   // Bounded so that (y + 1) * h cannot overflow.
-  EMBER_KERNEL_CHECK(ctx, p.oh > 0 && p.ow > 0 && p.oh < (int64_t{1} << 31) &&
-                              p.ow < (int64_t{1} << 31),
+  EMBER_KERNEL_CHECK(ctx, p.out[0] > 0 && p.out[1] > 0 && p.out[0] < (int64_t{1} << 31) &&
+                              p.out[1] < (int64_t{1} << 31),
                      "%s: grad_output must have non-empty images", op);
   EMBER_SWITCH_FLOAT_TYPES(self.scalar_type(), return fail_dtype(ctx, op, self.scalar_type()),
     adaptive_avg_pool_backward<CTYPE>(p, grad_output.const_data_ptr<CTYPE>(),
