@@ -140,13 +140,12 @@ __attribute__((always_inline)) inline typename W::V load_self(const float* self,
   return load_strided<W>(self, col_stride, lanes);
 }
 
-// Stores sums v to `lanes` <= kLanes columns of row i from column j (c points
-// at them).
+// Stores alpha v + beta self, clamped, to `lanes` <= kLanes columns of row i
+// from column j (c points at them).
 template <typename W>
 __attribute__((always_inline)) inline void store_vec(const TileEpilogue<W>& e, typename W::V v,
                                                      float* c, size_t i, size_t j,
                                                      size_t lanes) {
-  if (e.accumulate) v = W::add(v, load_lanes<W>(c, lanes));
   if (e.scale) v = W::mul(e.alpha, v);
   if (e.add_self) {
     const F32GemmEpilogue& ep = *e.ep;
@@ -386,7 +385,6 @@ __attribute__((always_inline)) inline void prefetching_steps(
     }
   }
 }
-
 
 // NV vectors of B per k: 2 (columns 0 .. 2L), kHalfTail (L + 1 .. 3L/2), or 1
 // for a panel of at most L columns, which then costs half the FMAs.

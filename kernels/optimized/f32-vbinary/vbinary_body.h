@@ -58,13 +58,18 @@ struct VBinaryKernels {
     V masked(size_t, Mask) const { return b; }
   };
 
-  // y[i] = clamp(a[i] op b[i]) for i < n. max(lo, v) and min(hi, v) keep a
-  // NaN v (x86's operand order, which wasm::Vec keeps; NEON's FMAX/FMIN
-  // return NaN from either).
+  // v clamped to [lo, hi]. max(lo, v) and min(hi, v) keep a NaN v (x86's
+  // operand order, which wasm::Vec keeps; NEON's FMAX/FMIN return NaN from
+  // either).
+  __attribute__((always_inline)) static V clamped(V v, V lo, V hi) {
+    return W::min(hi, W::max(lo, v));
+  }
+
+  // y[i] = clamp(a[i] op b[i]) for i < n.
   template <F32BinaryOp Op, typename LoadB>
   __attribute__((always_inline)) static void run(size_t n, const float* a, LoadB load_b,
                                                  float* y, V lo, V hi) {
-    auto clamp = [&](V v) __attribute__((always_inline)) { return W::min(hi, W::max(lo, v)); };
+    auto clamp = [&](V v) __attribute__((always_inline)) { return clamped(v, lo, hi); };
     size_t i = 0;
     for (; i + 16 <= n; i += 16) {
       V v[kUnroll];
@@ -99,7 +104,7 @@ struct VBinaryKernels {
       // One vector per row: b stays in a register.
       const V bv = W::loadu(b);
       for (size_t r = 0; r < rows; ++r) {
-        W::storeu(y + r * L, W::min(hi, W::max(lo, apply<Op>(W::loadu(a + r * L), bv))));
+        W::storeu(y + r * L, clamped(apply<Op>(W::loadu(a + r * L), bv), lo, hi));
       }
       return;
     }
