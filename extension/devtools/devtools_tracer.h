@@ -86,6 +86,7 @@ class DevtoolsTracer : public EventTracer {
   void delegate_op_output(uint32_t debug_handle, ScalarType dtype, Span<const int32_t> sizes,
                           Span<const uint8_t> dim_order, const void* data,
                           size_t nbytes) override;
+  bool captures_outputs() const override { return records_.size() > 0; }
 
  private:
   TraceEvent* next_event();

@@ -37,6 +37,10 @@ class EventTracer {
                                   const void* data, size_t nbytes) {
     (void)debug_handle, (void)dtype, (void)sizes, (void)dim_order, (void)data, (void)nbytes;
   }
+  // Whether delegate_op_output keeps the values (a debugging run): a
+  // delegate that runs some ops fused then runs them one by one, so that
+  // each reports its own; otherwise it reports a fused group as one op.
+  virtual bool captures_outputs() const { return false; }
 };
 
 }  // namespace ember

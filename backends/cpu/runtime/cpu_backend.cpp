@@ -1,10 +1,12 @@
 #include "backends/cpu/runtime/cpu_backend.h"
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <new>
 
+#include "backends/cpu/runtime/ops/conv_chain.h"
 #include "backends/cpu/runtime/ops/op_util.h"
 #include "backends/cpu/runtime/ops/ops.h"
 #include "backends/cpu/runtime/profile.h"
@@ -84,6 +86,77 @@ Error refuse_op(size_t index, const cpu_fb::Op* op, Error error, const char* why
   EMBER_LOG(Error, "%s: op %zu (%s, node %u) refused: %s", kName, index,
             cpu_fb::EnumNameOpParams(op->params_type()), op->debug_handle(), reason);
   return error != Error::Ok ? error : Error::InvalidProgram;
+}
+
+// Builds d's schedule: its ops, with each run of convolutions that
+// fuse_conv_chain takes ([pointwise ->] depthwise -> pointwise, each output
+// read by the next op only) replaced by the chain. EMBER_CPU_CONV_CHAINS=0
+// in the environment at load keeps the ops one by one (to compare).
+Error schedule_conv_chains(const cpu_fb::Graph* graph, size_t threads, Delegate* d) {
+  const char* env = std::getenv("EMBER_CPU_CONV_CHAINS");
+  const bool enabled = env == nullptr || std::strcmp(env, "0") != 0;
+  const auto* ops = graph->ops();
+  if (!enabled || d->num_ops < 2) return Error::Ok;
+  // Readers per value; a delegate output counts as one more.
+  uint32_t* readers = new (std::nothrow) uint32_t[d->num_values]();
+  d->schedule = new (std::nothrow) CpuOp*[d->num_ops];
+  d->schedule_last = new (std::nothrow) uint32_t[d->num_ops];
+  d->chains = new (std::nothrow) CpuOp*[d->num_ops];
+  if (readers == nullptr || d->schedule == nullptr || d->schedule_last == nullptr ||
+      d->chains == nullptr) {
+    delete[] readers;
+    EMBER_LOG(Error, "%s: no memory", kName);
+    return Error::MemoryAllocationFailed;
+  }
+  for (size_t i = 0; i < d->num_ops; ++i) {
+    const auto* inputs = ops->Get(static_cast<flatbuffers::uoffset_t>(i))->inputs();
+    for (size_t j = 0; inputs != nullptr && j < inputs->size(); ++j) {
+      ++readers[inputs->Get(static_cast<flatbuffers::uoffset_t>(j))];  // checked by the factories
+    }
+  }
+  for (size_t v = 0; v < d->num_values; ++v) readers[v] += d->values[v].kind != ValueKind::Scratch;
+  auto conv = [&](size_t i) -> const ConvOp* {
+    if (i >= d->num_ops) return nullptr;
+    const bool is_conv = ops->Get(static_cast<flatbuffers::uoffset_t>(i))->params_type() ==
+                         cpu_fb::OpParams::Conv2d;
+    return is_conv ? static_cast<const ConvOp*>(d->ops[i]) : nullptr;  // make_conv2d's
+  };
+  auto feeds_next_only = [&](const ConvOp* a, const ConvOp* b) {
+    return a != nullptr && b != nullptr && b->x == a->out && readers[a->out] == 1;
+  };
+  // The chain writes its output while it still reads its input, which the
+  // planner may have put in the same memory (the input dies at the first op).
+  auto apart = [&](uint32_t a, uint32_t b) {
+    const ValueInfo& x = d->values[a];
+    const ValueInfo& y = d->values[b];
+    if (x.kind != ValueKind::Scratch || y.kind != ValueKind::Scratch) return a != b;
+    return x.offset + x.numel * element_size(x.dtype) <= y.offset ||
+           y.offset + y.numel * element_size(y.dtype) <= x.offset;
+  };
+  for (size_t i = 0; i < d->num_ops;) {
+    ConvChainOp* chain = nullptr;
+    size_t taken = 0;
+    if (feeds_next_only(conv(i), conv(i + 1)) && feeds_next_only(conv(i + 1), conv(i + 2)) &&
+        apart(conv(i)->x, conv(i + 2)->out)) {
+      chain = fuse_conv_chain(conv(i), conv(i + 1), conv(i + 2), threads);
+      taken = 3;
+    }
+    if (chain == nullptr && feeds_next_only(conv(i), conv(i + 1)) &&
+        apart(conv(i)->x, conv(i + 1)->out)) {
+      chain = fuse_conv_chain(nullptr, conv(i), conv(i + 1), threads);
+      taken = 2;
+    }
+    if (chain == nullptr) taken = 1;
+    if (chain != nullptr) d->chains[d->num_chains++] = chain;
+    d->schedule[d->num_scheduled] = chain != nullptr ? chain : d->ops[i];
+    d->schedule_last[d->num_scheduled++] = static_cast<uint32_t>(i + taken - 1);
+    i += taken;
+    if (chain == nullptr) continue;
+    const size_t temp = chain->temp_bytes(threads);
+    if (temp > d->op_temp_bytes) d->op_temp_bytes = temp;
+  }
+  delete[] readers;
+  return Error::Ok;
 }
 
 Error read_values(const cpu_fb::Graph* graph, Delegate* d) {
@@ -200,6 +273,10 @@ void clamp_in_place(float* data, size_t n, float low, float high) {
 }
 
 Delegate::~Delegate() {
+  for (size_t i = 0; i < num_chains; ++i) delete chains[i];
+  delete[] chains;
+  delete[] schedule;
+  delete[] schedule_last;
   delete[] trace_info;
   for (size_t i = 0; i < num_ops; ++i) delete ops[i];
   delete[] ops;
@@ -278,6 +355,7 @@ Result<DelegateHandle*> CpuBackend::init(BackendInitContext& context, FreeableBu
     if (temp > d->op_temp_bytes) d->op_temp_bytes = temp;
   }
   delete[] qd8_reader;
+  if (err == Error::Ok && kind_built("Conv2d")) err = schedule_conv_chains(graph, threads, d);
   if (err != Error::Ok) {
     delete d;
     return err;
@@ -338,7 +416,9 @@ Error CpuBackend::execute(BackendExecutionContext& context, DelegateHandle* hand
   KernelContext kernel_context(nullptr, context.thread_pool());
   const ExecState state{d.data, context.thread_pool(), &kernel_context, op_temp};
   if (context.event_tracer() == nullptr) {
-    for (size_t i = 0; i < d.num_ops; ++i) d.ops[i]->run(state);
+    CpuOp* const* ops = d.schedule != nullptr ? d.schedule : d.ops;
+    const size_t n = d.schedule != nullptr ? d.num_scheduled : d.num_ops;
+    for (size_t i = 0; i < n; ++i) ops[i]->run(state);
   } else {
     run_traced(d, state, *context.event_tracer());
   }

@@ -83,6 +83,14 @@ struct Delegate {
   size_t num_values = 0;
   CpuOp** ops = nullptr;
   size_t num_ops = 0;
+  // What a run runs: ops in order, with chains of them that run faster as
+  // one op (ops/conv_chain.h) in their place; null: the ops. A run whose
+  // tracer captures outputs runs the ops one by one, each reporting its own.
+  CpuOp** schedule = nullptr;
+  uint32_t* schedule_last = nullptr;  // per entry, the last op it runs
+  size_t num_scheduled = 0;
+  CpuOp** chains = nullptr;  // owned; each in the schedule
+  size_t num_chains = 0;
   float** data = nullptr;  // per value, filled by execute
   uint32_t num_inputs = 0;
   uint32_t num_outputs = 0;

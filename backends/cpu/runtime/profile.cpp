@@ -50,16 +50,22 @@ void report_output(const Delegate& d, const ExecState& state, const OpTraceInfo&
 }  // namespace
 
 void run_traced(const Delegate& d, const ExecState& state, EventTracer& tracer) {
-  for (size_t i = 0; i < d.num_ops; ++i) {
+  const bool fused = d.schedule != nullptr && !tracer.captures_outputs();
+  const size_t n = fused ? d.num_scheduled : d.num_ops;
+  for (size_t i = 0; i < n; ++i) {
+    CpuOp* op = fused ? d.schedule[i] : d.ops[i];
+    // A chain of ops reports as its last op's node and output.
+    const size_t last = fused ? d.schedule_last[i] : i;
     const uint64_t start = pal_time_ns();
-    d.ops[i]->run(state);  // parallel ops return when every thread is done
+    op->run(state);  // parallel ops return when every thread is done
     const uint64_t end = pal_time_ns();
-    const OpTraceInfo& info = d.trace_info[i];
+    const OpTraceInfo& info = d.trace_info[last];
     const Span<const int32_t> sizes =
         info.out == kNoOutput ? Span<const int32_t>()
                               : Span<const int32_t>(d.values[info.out].sizes,
                                                     static_cast<size_t>(d.values[info.out].dim));
-    tracer.delegate_op(info.kind, info.debug_handle, start, end, sizes);
+    tracer.delegate_op(op == d.ops[last] ? info.kind : "ConvChain", info.debug_handle, start, end,
+                       sizes);
     if (info.value_handle != 0 && info.out != kNoOutput) report_output(d, state, info, tracer);
   }
 }

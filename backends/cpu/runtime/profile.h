@@ -24,7 +24,9 @@ struct OpTraceInfo {
 
 // One entry per op of `graph` (d.num_ops of them), or null without memory.
 OpTraceInfo* make_trace_info(const Delegate& d, const cpu_fb::Graph* graph);
-// Runs d's ops, reporting each to `tracer` with, for ops that write a node's
+// Runs d's schedule (its ops one by one when the tracer captures outputs;
+// a chain reports as "ConvChain" with its last op's node and output),
+// reporting each to `tracer` with, for ops that write a node's
 // value, that value (which a capturing tracer copies).
 void run_traced(const Delegate& d, const ExecState& state, EventTracer& tracer);
 
