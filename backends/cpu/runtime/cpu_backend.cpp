@@ -111,7 +111,8 @@ Error schedule_conv_chains(const cpu_fb::Graph* graph, size_t threads, Delegate*
   for (size_t i = 0; i < d->num_ops; ++i) {
     const auto* inputs = ops->Get(static_cast<flatbuffers::uoffset_t>(i))->inputs();
     for (size_t j = 0; inputs != nullptr && j < inputs->size(); ++j) {
-      ++readers[inputs->Get(static_cast<flatbuffers::uoffset_t>(j))];  // checked by the factories
+      const uint32_t v = inputs->Get(static_cast<flatbuffers::uoffset_t>(j));
+      if (v < d->num_values) ++readers[v];
     }
   }
   for (size_t v = 0; v < d->num_values; ++v) readers[v] += d->values[v].kind != ValueKind::Scratch;
@@ -156,6 +157,13 @@ Error schedule_conv_chains(const cpu_fb::Graph* graph, size_t threads, Delegate*
     if (temp > d->op_temp_bytes) d->op_temp_bytes = temp;
   }
   delete[] readers;
+  if (d->num_chains == 0) {  // runs go through d->ops as before
+    delete[] d->schedule;
+    delete[] d->schedule_last;
+    delete[] d->chains;
+    d->schedule = nullptr, d->schedule_last = nullptr, d->chains = nullptr;
+    d->num_scheduled = 0;
+  }
   return Error::Ok;
 }
 
