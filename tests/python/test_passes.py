@@ -10,6 +10,7 @@ from ember.passes.constant_folding import fold_constants
 from ember.passes.delegation import LoweredDelegate, delegate, is_delegate_call
 from ember.passes.dim_order import to_dim_order_ops
 from ember.passes.emit import emit
+from ember.passes.fold_conv_padding import fold_conv_padding
 from ember.passes.fuse_batch_norm import fuse_batch_norm
 from ember.passes.graph import ProgramGraph
 from ember.passes.memory_planning import plan_memory
@@ -193,6 +194,46 @@ def test_fuse_batch_norm_leaves_a_shared_conv_alone():
     model, x = models.seeded(Shared).eval(), torch.randn(1, 3, 5, 5)
     program = fuse_batch_norm(lifted(model, x))
     assert aten._native_batch_norm_legit_no_training.default in targets(program)
+    assert_runs_like(program, model, x)
+
+
+class PaddedConv(torch.nn.Module):
+    """TF-style "same" convolutions: F.pad, then a convolution without padding."""
+
+    def __init__(self, widths, conv, value=0.0, also_return_pad=False):
+        super().__init__()
+        self.widths, self.conv, self.value = widths, conv, value
+        self.also_return_pad = also_return_pad
+
+    def forward(self, x):
+        p = torch.nn.functional.pad(x, self.widths, value=self.value)
+        y = self.conv(p)
+        return (y, p) if self.also_return_pad else y
+
+
+# (pad widths, conv, value, returns the pad too, constant_pad_nd left after the pass)
+PAD_CASES = {
+    "symmetric_3x3": ([1, 1, 1, 1], lambda: torch.nn.Conv2d(4, 6, 3), 0.0, False, 0),
+    "symmetric_depthwise_5x5_stride2": (
+        [2, 2, 2, 2], lambda: torch.nn.Conv2d(8, 8, 5, stride=2, groups=8), 0.0, False, 0),
+    "added_to_own_padding": ([1, 1, 2, 2], lambda: torch.nn.Conv2d(4, 6, 3, padding=1), 0.0,
+                             False, 0),
+    "zero_widths_before_1x1": ([0, 0, 0, 0], lambda: torch.nn.Conv2d(4, 6, 1), 0.0, False, 0),
+    "asymmetric_stays": ([0, 1, 0, 1], lambda: torch.nn.Conv2d(4, 6, 3, stride=2), 0.0, False, 1),
+    "nonzero_value_stays": ([1, 1, 1, 1], lambda: torch.nn.Conv2d(4, 6, 3), 0.5, False, 1),
+    "pad_also_an_output_stays": ([1, 1, 1, 1], lambda: torch.nn.Conv2d(4, 6, 3), 0.0, True, 1),
+    "channels_padded_stays": ([1, 1, 1, 1, 1, 1], lambda: torch.nn.Conv2d(6, 6, 3), 0.0, False, 1),
+}
+
+
+@pytest.mark.parametrize("case", PAD_CASES, ids=list(PAD_CASES))
+def test_fold_conv_padding(case):
+    widths, conv, value, also_return_pad, pads_left = PAD_CASES[case]
+    torch.manual_seed(0)
+    model = PaddedConv(widths, conv(), value, also_return_pad).eval()
+    x = torch.randn(1, 4 if len(widths) == 6 else model.conv.in_channels, 11, 10)
+    program = fold_conv_padding(lifted(model, x))
+    assert targets(program).count(aten.constant_pad_nd.default) == pads_left
     assert_runs_like(program, model, x)
 
 

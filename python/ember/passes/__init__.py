@@ -1,7 +1,8 @@
 """The exporter as a pipeline of small named passes (see pipeline.py):
 
     capture -> decompose -> lift -> strip_asserts -> to_dim_order_ops
-      -> fold_constants -> delegate(backends) -> to_out_variants
+      -> fuse_batch_norm -> fold_conv_padding -> fold_constants
+      -> delegate(backends) -> to_out_variants
       -> emit -> plan_memory -> serialize
 
 Every pass between lift and emit takes and returns a ProgramGraph (graph.py)

@@ -20,6 +20,7 @@ from ember.passes.debug_handles import assign_debug_handles
 from ember.passes.delegation import delegate
 from ember.passes.dim_order import to_dim_order_ops
 from ember.passes.emit import EmittedProgram, emit
+from ember.passes.fold_conv_padding import fold_conv_padding
 from ember.passes.fuse_batch_norm import fuse_batch_norm
 from ember.passes.graph import GraphPass, ProgramGraph
 from ember.passes.memory_planning import plan_memory
@@ -34,7 +35,8 @@ T = TypeVar("T")
 
 def default_passes(backends: Sequence[Backend] = ()) -> list[GraphPass]:
     return [strip_asserts, bound_data_dependent_sizes, to_dim_order_ops, fuse_batch_norm,
-            fold_constants, reinplace_buffer_updates, delegate(backends), to_out_variants]
+            fold_conv_padding, fold_constants, reinplace_buffer_updates, delegate(backends),
+            to_out_variants]
 
 
 def run_pass(name: str, fn: Callable[..., T], *args: Any) -> T:
