@@ -84,20 +84,16 @@ void avg_pool_backward(const Planes& p, const T* go, T* gi, bool count_include_p
   for (int64_t c = 0; c < p.planes; ++c) {
     T* dst = gi + c * H * W;
     for (int64_t y = 0; y < OH; ++y) {
-      const int64_t h0 = y * p.stride[0] - p.pad[0];
-      const int64_t h1 = h0 + p.k[0] < H + p.pad[0] ? h0 + p.k[0] : H + p.pad[0];
-      const int64_t hs = h0 > 0 ? h0 : 0, he = h1 < H ? h1 : H;
+      const nn::AvgRange rh = nn::avg_range(y, p.k[0], p.stride[0], p.pad[0], H);
       for (int64_t x = 0; x < OW; ++x) {
-        const int64_t w0 = x * p.stride[1] - p.pad[1];
-        const int64_t w1 = w0 + p.k[1] < W + p.pad[1] ? w0 + p.k[1] : W + p.pad[1];
-        const int64_t ws = w0 > 0 ? w0 : 0, we = w1 < W ? w1 : W;
-        if (hs >= he || ws >= we) continue;
+        const nn::AvgRange rw = nn::avg_range(x, p.k[1], p.stride[1], p.pad[1], W);
+        if (rh.lo >= rh.hi || rw.lo >= rw.hi) continue;
         const int64_t divisor = divisor_override.has_value() ? *divisor_override
-                                : count_include_pad         ? (h1 - h0) * (w1 - w0)
-                                                            : (he - hs) * (we - ws);
+                                : count_include_pad ? (rh.end - rh.start) * (rw.end - rw.start)
+                                                    : (rh.hi - rh.lo) * (rw.hi - rw.lo);
         const A g = static_cast<A>(go[(c * OH + y) * OW + x]) / static_cast<A>(divisor);
-        for (int64_t ih = hs; ih < he; ++ih) {
-          for (int64_t iw = ws; iw < we; ++iw) {
+        for (int64_t ih = rh.lo; ih < rh.hi; ++ih) {
+          for (int64_t iw = rw.lo; iw < rw.hi; ++iw) {
             T& d = dst[ih * W + iw];
             d = static_cast<T>(static_cast<A>(d) + g);
           }

@@ -71,20 +71,6 @@ void max_pool3d_with_indices_out(KernelContext& ctx, const Tensor& self, IntArra
 // avg_pool3d: the window is clipped to the padded input for
 // count_include_pad and to the input itself for the sum.
 
-struct Range {
-  int64_t start, end;  // clipped to the padded input
-  int64_t lo, hi;      // clipped to the input
-};
-
-Range window(int64_t o, int64_t k, int64_t stride, int64_t pad, int64_t in) {
-  Range r;
-  r.start = o * stride - pad;
-  r.end = r.start + k < in + pad ? r.start + k : in + pad;
-  r.lo = r.start > 0 ? r.start : 0;
-  r.hi = r.end < in ? r.end : in;
-  return r;
-}
-
 template <typename T>
 void avg_pool(const Pool3d& p, const T* in, T* out, bool count_include_pad,
               std::optional<int64_t> divisor_override) {
@@ -94,11 +80,11 @@ void avg_pool(const Pool3d& p, const T* in, T* out, bool count_include_pad,
   for (int64_t c = 0; c < p.planes; ++c) {
     const T* src = in + c * in_plane;
     for (int64_t z = 0; z < p.out[0]; ++z) {
-      const Range rd = window(z, p.k[0], p.stride[0], p.pad[0], p.in[0]);
+      const nn::AvgRange rd = nn::avg_range(z, p.k[0], p.stride[0], p.pad[0], p.in[0]);
       for (int64_t y = 0; y < p.out[1]; ++y) {
-        const Range rh = window(y, p.k[1], p.stride[1], p.pad[1], p.in[1]);
+        const nn::AvgRange rh = nn::avg_range(y, p.k[1], p.stride[1], p.pad[1], p.in[1]);
         for (int64_t x = 0; x < p.out[2]; ++x, ++o) {
-          const Range rw = window(x, p.k[2], p.stride[2], p.pad[2], p.in[2]);
+          const nn::AvgRange rw = nn::avg_range(x, p.k[2], p.stride[2], p.pad[2], p.in[2]);
           if (rd.lo >= rd.hi || rh.lo >= rh.hi || rw.lo >= rw.hi) {
             out[o] = static_cast<T>(0);
             continue;

@@ -72,25 +72,21 @@ void avg_pool(const Pool2d& p, const T* in, T* out, bool count_include_pad,
   for (int64_t c = 0; c < p.planes; ++c) {
     const T* src = in + c * H * W;
     for (int64_t y = 0; y < OH; ++y) {
-      const int64_t h0 = y * p.stride[0] - p.pad[0];
-      const int64_t h1 = h0 + p.k[0] < H + p.pad[0] ? h0 + p.k[0] : H + p.pad[0];
-      const int64_t hs = h0 > 0 ? h0 : 0, he = h1 < H ? h1 : H;
+      const nn::AvgRange rh = nn::avg_range(y, p.k[0], p.stride[0], p.pad[0], H);
       for (int64_t x = 0; x < OW; ++x) {
-        const int64_t w0 = x * p.stride[1] - p.pad[1];
-        const int64_t w1 = w0 + p.k[1] < W + p.pad[1] ? w0 + p.k[1] : W + p.pad[1];
-        const int64_t ws = w0 > 0 ? w0 : 0, we = w1 < W ? w1 : W;
+        const nn::AvgRange rw = nn::avg_range(x, p.k[1], p.stride[1], p.pad[1], W);
         const int64_t o = (c * OH + y) * OW + x;
-        if (hs >= he || ws >= we) {
+        if (rh.lo >= rh.hi || rw.lo >= rw.hi) {
           out[o] = static_cast<T>(0);
           continue;
         }
         Acc sum = 0;
-        for (int64_t ih = hs; ih < he; ++ih) {
-          for (int64_t iw = ws; iw < we; ++iw) sum += static_cast<Acc>(src[ih * W + iw]);
+        for (int64_t ih = rh.lo; ih < rh.hi; ++ih) {
+          for (int64_t iw = rw.lo; iw < rw.hi; ++iw) sum += static_cast<Acc>(src[ih * W + iw]);
         }
         const int64_t divisor = divisor_override.has_value() ? *divisor_override
-                                : count_include_pad         ? (h1 - h0) * (w1 - w0)
-                                                            : (he - hs) * (we - ws);
+                                : count_include_pad ? (rh.end - rh.start) * (rw.end - rw.start)
+                                                    : (rh.hi - rh.lo) * (rw.hi - rw.lo);
         out[o] = static_cast<T>(sum / static_cast<Acc>(divisor));
       }
     }

@@ -37,6 +37,22 @@ struct Pooling {
   int64_t dil[N] = {};
 };
 
+// Average pooling's window along one dim for output position o: clipped to
+// the padded input (count_include_pad's divisor) and to the input (the sum).
+struct AvgRange {
+  int64_t start, end;  // clipped to the padded input
+  int64_t lo, hi;      // clipped to the input
+};
+
+inline AvgRange avg_range(int64_t o, int64_t k, int64_t stride, int64_t pad, int64_t in) {
+  AvgRange r;
+  r.start = o * stride - pad;
+  r.end = r.start + k < in + pad ? r.start + k : in + pad;
+  r.lo = r.start > 0 ? r.start : 0;
+  r.hi = r.end < in ? r.end : in;
+  return r;
+}
+
 // Accepts an input of N + 1 or N + 2 dims ([C, ...] or [N, C, ...]) in which
 // only the batch may be empty, contiguous; fills planes and in[].
 template <int N>
