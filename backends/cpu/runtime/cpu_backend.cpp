@@ -147,14 +147,16 @@ Error schedule_conv_chains(const cpu_fb::Graph* graph, size_t threads, Delegate*
       chain = fuse_conv_chain(nullptr, conv(i), conv(i + 1), threads);
       taken = 2;
     }
-    if (chain == nullptr) taken = 1;
-    if (chain != nullptr) d->chains[d->num_chains++] = chain;
+    if (chain == nullptr) {
+      taken = 1;
+    } else {
+      d->chains[d->num_chains++] = chain;
+      const size_t temp = chain->temp_bytes(threads);
+      if (temp > d->op_temp_bytes) d->op_temp_bytes = temp;
+    }
     d->schedule[d->num_scheduled] = chain != nullptr ? chain : d->ops[i];
     d->schedule_last[d->num_scheduled++] = static_cast<uint32_t>(i + taken - 1);
     i += taken;
-    if (chain == nullptr) continue;
-    const size_t temp = chain->temp_bytes(threads);
-    if (temp > d->op_temp_bytes) d->op_temp_bytes = temp;
   }
   delete[] readers;
   if (d->num_chains == 0) {  // runs go through d->ops as before

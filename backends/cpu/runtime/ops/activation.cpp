@@ -81,4 +81,29 @@ opt::F32RowActivation OutputHook::row() const {
   return r;
 }
 
+opt::F32GemmProblem packed_gemm_problem(size_t m, size_t k, size_t n, const float* a,
+                                        const float* packed, const float* bias,
+                                        const OutputActivation& act,
+                                        const opt::F32RowActivation& activation, float* c) {
+  opt::F32GemmProblem p;
+  p.m = m;
+  p.k = k;
+  p.n = n;
+  p.a = a;
+  p.lda = k;
+  p.packed_b = packed;
+  p.c = c;
+  p.ldc = n;
+  if (bias != nullptr) {
+    p.beta = 1.0f;
+    p.self = bias;
+    p.self_row_stride = 0;
+    p.self_col_stride = 1;
+  }
+  p.clamp_min = act.low;
+  p.clamp_max = act.high;
+  p.activation = activation;
+  return p;
+}
+
 }  // namespace ember::cpu

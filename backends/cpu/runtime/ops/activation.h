@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "backends/cpu/schema/cpu_delegate_generated.h"
+#include "kernels/optimized/f32-gemm/f32_gemm.h"
 #include "kernels/optimized/f32-vbinary/f32_vbinary.h"
 #include "kernels/optimized/f32-vunary/f32_vunary.h"
 #include "kernels/optimized/row_activation.h"
@@ -47,5 +48,13 @@ struct OutputHook {
   // which must outlive the kernel call.
   kernels::optimized::F32RowActivation row() const;
 };
+
+// The GEMM of a Linear or pointwise Conv2d: m rows of `a` (k floats each)
+// times weights packed for f32_gemm (k x n) into `c`, the accumulators
+// starting from `bias` (null: none), act's clamp, then `activation`.
+kernels::optimized::F32GemmProblem packed_gemm_problem(
+    size_t m, size_t k, size_t n, const float* a, const float* packed, const float* bias,
+    const OutputActivation& act, const kernels::optimized::F32RowActivation& activation,
+    float* c);
 
 }  // namespace ember::cpu

@@ -25,29 +25,15 @@ constexpr size_t kMinChainBytes = 1024 * 1024;
 
 size_t align_floats(size_t floats) { return (floats + 15) / 16 * 16; }
 
-// The GEMM of a pointwise ConvOp over `pixels` pixels of channels-last `a`
-// into `c`, its bias, clamp and `activation` applied as the op's are.
+// A pointwise ConvOp's GEMM over `pixels` pixels of `a` into `c`, serial:
+// the chain splits the rows.
 void run_pointwise(const ConvOp& op, const float* a, size_t pixels, float* c,
                    const F32RowActivation& activation) {
-  F32GemmProblem p;
-  p.m = pixels;
-  p.k = static_cast<size_t>(op.s.in_c);
-  p.n = static_cast<size_t>(op.s.out_c);
-  p.a = a;
-  p.lda = p.k;
-  p.packed_b = op.packed;
-  p.c = c;
-  p.ldc = p.n;
-  if (op.bias != nullptr) {
-    p.beta = 1.0f;
-    p.self = op.bias;
-    p.self_row_stride = 0;
-    p.self_col_stride = 1;
-  }
-  p.clamp_min = op.act.low;
-  p.clamp_max = op.act.high;
-  p.activation = activation;
-  f32_gemm(*op.gemm, p, nullptr);  // serial: the chain splits the rows
+  f32_gemm(*op.gemm,
+           packed_gemm_problem(pixels, static_cast<size_t>(op.s.in_c),
+                               static_cast<size_t>(op.s.out_c), a, op.packed, op.bias, op.act,
+                               activation, c),
+           nullptr);
 }
 
 }  // namespace

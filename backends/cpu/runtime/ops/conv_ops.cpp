@@ -27,28 +27,13 @@ void ConvOp::run(const ExecState& state) const {
   float* o = state.data[out];
   const OutputHook hook{&act, o, act.residual ? state.data[residual] : nullptr};
   switch (path) {
-    case Path::Pointwise: {
-      F32GemmProblem p;
-      p.m = static_cast<size_t>(s.pixels());
-      p.k = static_cast<size_t>(s.in_c);
-      p.n = static_cast<size_t>(s.out_c);
-      p.a = in;
-      p.lda = p.k;
-      p.packed_b = packed;
-      p.c = o;
-      p.ldc = p.n;
-      if (bias != nullptr) {
-        p.beta = 1.0f;
-        p.self = bias;
-        p.self_row_stride = 0;
-        p.self_col_stride = 1;
-      }
-      p.clamp_min = act.low;
-      p.clamp_max = act.high;
-      p.activation = hook.row();
-      f32_gemm(*gemm, p, state.kernel_context);
+    case Path::Pointwise:
+      f32_gemm(*gemm,
+               packed_gemm_problem(static_cast<size_t>(s.pixels()), static_cast<size_t>(s.in_c),
+                                   static_cast<size_t>(s.out_c), in, packed, bias, act,
+                                   hook.row(), o),
+               state.kernel_context);
       break;
-    }
     case Path::Indirect: {
       const int64_t cg = s.in_per_group(), og = s.out_per_group();
       const size_t group_floats = packed_floats / static_cast<size_t>(s.groups);
@@ -143,7 +128,6 @@ void ConvOp::run(const ExecState& state) const {
     }
   }
 }
-
 
 // Copies the NHWC input into the Rows path's padded image, zeros around it.
 void ConvOp::pad_input(const float* in, float* padded, ThreadPool* pool) const {

@@ -34,25 +34,10 @@ class LinearOp final : public CpuOp {
 
   void run(const ExecState& state) const override {
     const OutputHook hook{&act, state.data[out], act.residual ? state.data[residual] : nullptr};
-    F32GemmProblem p;
-    p.m = m;
-    p.k = k;
-    p.n = n;
-    p.a = state.data[x];
-    p.lda = k;
-    p.packed_b = packed;
-    p.c = state.data[out];
-    p.ldc = n;
-    if (bias != nullptr) {
-      p.beta = 1.0f;
-      p.self = bias;
-      p.self_row_stride = 0;
-      p.self_col_stride = 1;
-    }
-    p.clamp_min = act.low;
-    p.clamp_max = act.high;
-    p.activation = hook.row();
-    f32_gemm(*config, p, state.kernel_context);
+    f32_gemm(*config,
+             packed_gemm_problem(m, k, n, state.data[x], packed, bias, act, hook.row(),
+                                 state.data[out]),
+             state.kernel_context);
   }
 };
 
