@@ -1,5 +1,6 @@
 #include "backends/cpu/runtime/cpu_backend.h"
 
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstdio>
@@ -88,10 +89,57 @@ Error refuse_op(size_t index, const cpu_fb::Op* op, Error error, const char* why
   return error != Error::Ok ? error : Error::InvalidProgram;
 }
 
-// Builds d's schedule: its ops, with each run of convolutions that
-// fuse_conv_chain takes ([pointwise ->] depthwise -> pointwise, each output
-// read by the next op only) replaced by the chain. EMBER_CPU_CONV_CHAINS=0
-// in the environment at load keeps the ops one by one (to compare).
+// Whether op i is a zero Pad of H and W that only the depthwise convolution
+// at i + 1 reads, and that convolution now reads the Pad's input instead
+// (ConvOp::absorb_zero_pad): TF-style models pad before every stride-2
+// depthwise layer, and the copy cost as much as the layer. The Pad then runs
+// only for a tracer that captures outputs, which reports every op's value
+// (the convolution's output is the same either way).
+bool fold_pad_into_next(const cpu_fb::Graph* graph, Delegate* d, size_t i,
+                        const uint32_t* readers, bool (*apart)(const Delegate&, uint32_t,
+                                                               uint32_t)) {
+  const auto* ops = graph->ops();
+  const auto* op = ops->Get(static_cast<flatbuffers::uoffset_t>(i));
+  const auto* next = ops->Get(static_cast<flatbuffers::uoffset_t>(i + 1));
+  const cpu_fb::Pad* pad = op->params_as_Pad();
+  if (pad == nullptr || next->params_type() != cpu_fb::OpParams::Conv2d) return false;
+  ConvOp* conv = static_cast<ConvOp*>(d->ops[i + 1]);  // make_conv2d's
+  const uint32_t in = op->inputs()->Get(0), out = op->outputs()->Get(0);
+  const ValueInfo& x = d->values[in];
+  const ValueInfo& y = d->values[out];
+  const auto* pads = pad->pads();  // (before, after) from the last dim: W, H, C, N
+  if (conv->x != out || readers[out] != 1 || !apart(*d, in, conv->out) ||
+      pad->value() != 0.0f || std::signbit(pad->value()) || x.dtype != DataType::Float32 ||
+      x.layout != Layout::NHWC || x.dim != 4 || pads == nullptr || pads->size() > 8) {
+    return false;
+  }
+  int64_t p[8] = {};
+  for (size_t k = 0; k < pads->size(); ++k) {
+    p[k] = pads->Get(static_cast<flatbuffers::uoffset_t>(k));
+    if (p[k] < 0 || (k >= 4 && p[k] != 0)) return false;  // a crop, or C or N padded
+  }
+  if (x.sizes[3] + p[0] + p[1] != y.sizes[3] || x.sizes[2] + p[2] + p[3] != y.sizes[2]) {
+    return false;
+  }
+  return conv->absorb_zero_pad(in, x.sizes[2], x.sizes[3], p[2], p[0]);
+}
+
+// Whether values a and b occupy different memory (an op that reads one
+// while writing the other must not find them overlapping: the planner may
+// put a value in the memory of one that died at the op before).
+bool values_apart(const Delegate& d, uint32_t a, uint32_t b) {
+  const ValueInfo& x = d.values[a];
+  const ValueInfo& y = d.values[b];
+  if (x.kind != ValueKind::Scratch || y.kind != ValueKind::Scratch) return a != b;
+  return x.offset + x.numel * element_size(x.dtype) <= y.offset ||
+         y.offset + y.numel * element_size(y.dtype) <= x.offset;
+}
+
+// Builds d's schedule: its ops, less the pads fold_pad_into_next folds,
+// with each run of convolutions that fuse_conv_chain takes ([pointwise ->]
+// depthwise -> pointwise, each output read by the next op only) replaced by
+// the chain. EMBER_CPU_CONV_CHAINS=0 in the environment at load keeps the
+// ops one by one (to compare).
 Error schedule_conv_chains(const cpu_fb::Graph* graph, size_t threads, Delegate* d) {
   const char* env = std::getenv("EMBER_CPU_CONV_CHAINS");
   const bool enabled = env == nullptr || std::strcmp(env, "0") != 0;
@@ -99,12 +147,14 @@ Error schedule_conv_chains(const cpu_fb::Graph* graph, size_t threads, Delegate*
   if (!enabled || d->num_ops < 2) return Error::Ok;
   // Readers per value; a delegate output counts as one more.
   uint32_t* readers = new (std::nothrow) uint32_t[d->num_values]();
+  uint32_t* order = new (std::nothrow) uint32_t[d->num_ops];
   d->schedule = new (std::nothrow) CpuOp*[d->num_ops];
   d->schedule_last = new (std::nothrow) uint32_t[d->num_ops];
   d->chains = new (std::nothrow) CpuOp*[d->num_ops];
-  if (readers == nullptr || d->schedule == nullptr || d->schedule_last == nullptr ||
-      d->chains == nullptr) {
+  if (readers == nullptr || order == nullptr || d->schedule == nullptr ||
+      d->schedule_last == nullptr || d->chains == nullptr) {
     delete[] readers;
+    delete[] order;
     EMBER_LOG(Error, "%s: no memory", kName);
     return Error::MemoryAllocationFailed;
   }
@@ -116,35 +166,36 @@ Error schedule_conv_chains(const cpu_fb::Graph* graph, size_t threads, Delegate*
     }
   }
   for (size_t v = 0; v < d->num_values; ++v) readers[v] += d->values[v].kind != ValueKind::Scratch;
-  auto conv = [&](size_t i) -> const ConvOp* {
-    if (i >= d->num_ops) return nullptr;
-    const bool is_conv = ops->Get(static_cast<flatbuffers::uoffset_t>(i))->params_type() ==
-                         cpu_fb::OpParams::Conv2d;
-    return is_conv ? static_cast<const ConvOp*>(d->ops[i]) : nullptr;  // make_conv2d's
+  // The ops a run runs, in order.
+  size_t num_order = 0, folded = 0;
+  for (size_t i = 0; i < d->num_ops; ++i) {
+    if (i + 1 < d->num_ops && fold_pad_into_next(graph, d, i, readers, values_apart)) {
+      ++folded;
+      continue;
+    }
+    order[num_order++] = static_cast<uint32_t>(i);
+  }
+  auto conv = [&](size_t k) -> const ConvOp* {
+    if (k >= num_order) return nullptr;
+    const bool is_conv = ops->Get(order[k])->params_type() == cpu_fb::OpParams::Conv2d;
+    return is_conv ? static_cast<const ConvOp*>(d->ops[order[k]]) : nullptr;  // make_conv2d's
   };
   auto feeds_next_only = [&](const ConvOp* a, const ConvOp* b) {
     return a != nullptr && b != nullptr && b->x == a->out && readers[a->out] == 1;
   };
-  // The chain writes its output while it still reads its input, which the
-  // planner may have put in the same memory (the input dies at the first op).
-  auto apart = [&](uint32_t a, uint32_t b) {
-    const ValueInfo& x = d->values[a];
-    const ValueInfo& y = d->values[b];
-    if (x.kind != ValueKind::Scratch || y.kind != ValueKind::Scratch) return a != b;
-    return x.offset + x.numel * element_size(x.dtype) <= y.offset ||
-           y.offset + y.numel * element_size(y.dtype) <= x.offset;
-  };
-  for (size_t i = 0; i < d->num_ops;) {
+  // The chain writes its output while it still reads its input.
+  auto apart = [&](uint32_t a, uint32_t b) { return values_apart(*d, a, b); };
+  for (size_t k = 0; k < num_order;) {
     ConvChainOp* chain = nullptr;
     size_t taken = 0;
-    if (feeds_next_only(conv(i), conv(i + 1)) && feeds_next_only(conv(i + 1), conv(i + 2)) &&
-        apart(conv(i)->x, conv(i + 2)->out)) {
-      chain = fuse_conv_chain(conv(i), conv(i + 1), conv(i + 2), threads);
+    if (feeds_next_only(conv(k), conv(k + 1)) && feeds_next_only(conv(k + 1), conv(k + 2)) &&
+        apart(conv(k)->x, conv(k + 2)->out)) {
+      chain = fuse_conv_chain(conv(k), conv(k + 1), conv(k + 2), threads);
       taken = 3;
     }
-    if (chain == nullptr && feeds_next_only(conv(i), conv(i + 1)) &&
-        apart(conv(i)->x, conv(i + 1)->out)) {
-      chain = fuse_conv_chain(nullptr, conv(i), conv(i + 1), threads);
+    if (chain == nullptr && feeds_next_only(conv(k), conv(k + 1)) &&
+        apart(conv(k)->x, conv(k + 1)->out)) {
+      chain = fuse_conv_chain(nullptr, conv(k), conv(k + 1), threads);
       taken = 2;
     }
     if (chain == nullptr) {
@@ -154,12 +205,13 @@ Error schedule_conv_chains(const cpu_fb::Graph* graph, size_t threads, Delegate*
       const size_t temp = chain->temp_bytes(threads);
       if (temp > d->op_temp_bytes) d->op_temp_bytes = temp;
     }
-    d->schedule[d->num_scheduled] = chain != nullptr ? chain : d->ops[i];
-    d->schedule_last[d->num_scheduled++] = static_cast<uint32_t>(i + taken - 1);
-    i += taken;
+    d->schedule[d->num_scheduled] = chain != nullptr ? chain : d->ops[order[k]];
+    d->schedule_last[d->num_scheduled++] = order[k + taken - 1];
+    k += taken;
   }
   delete[] readers;
-  if (d->num_chains == 0) {  // runs go through d->ops as before
+  delete[] order;
+  if (d->num_chains == 0 && folded == 0) {  // runs go through d->ops as before
     delete[] d->schedule;
     delete[] d->schedule_last;
     delete[] d->chains;

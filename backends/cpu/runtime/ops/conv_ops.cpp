@@ -129,6 +129,25 @@ void ConvOp::run(const ExecState& state) const {
   }
 }
 
+bool ConvOp::absorb_zero_pad(uint32_t x_id, int64_t in_h, int64_t in_w, int64_t top,
+                             int64_t left) {
+  if (path != Path::Depthwise || top < 0 || left < 0 || in_h < 0 || in_w < 0 ||
+      top + in_h > s.in_h || left + in_w > s.in_w) {
+    return false;
+  }
+  F32DwconvShape shape = dw_shape;
+  shape.in_h = static_cast<size_t>(in_h);
+  shape.in_w = static_cast<size_t>(in_w);
+  shape.pad_h = static_cast<size_t>(s.pad_h + top);
+  shape.pad_w = static_cast<size_t>(s.pad_w + left);
+  if (f32_dwconv_indirection_size(shape) != indirection_size) return false;
+  x = x_id;
+  s.in_h = in_h, s.in_w = in_w, s.pad_h += top, s.pad_w += left;
+  dw_shape = shape;
+  f32_dwconv_indirection(dw_shape, zero, indirection);
+  return true;
+}
+
 // Copies the NHWC input into the Rows path's padded image, zeros around it.
 void ConvOp::pad_input(const float* in, float* padded, ThreadPool* pool) const {
   const int64_t hp = padded_h(), wp = padded_w(), c = s.in_c;
