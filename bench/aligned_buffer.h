@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <memory>
 #include <new>
+#include <vector>
 
 namespace ember::bench {
 
@@ -33,5 +34,26 @@ class AlignedBuffer {
   std::unique_ptr<T[], Free> data_;
   size_t size_ = 0;
 };
+
+// The same boundary for std::vector (AlignedVector<float>), where a
+// benchmark needs a vector's interface.
+template <typename T>
+struct Aligned64Allocator {
+  using value_type = T;
+  Aligned64Allocator() = default;
+  template <typename U>
+  Aligned64Allocator(const Aligned64Allocator<U>&) {}
+  T* allocate(size_t n) {
+    return static_cast<T*>(::operator new[](n * sizeof(T), std::align_val_t{64}));
+  }
+  void deallocate(T* p, size_t) { ::operator delete[](p, std::align_val_t{64}); }
+  template <typename U>
+  bool operator==(const Aligned64Allocator<U>&) const { return true; }
+  template <typename U>
+  bool operator!=(const Aligned64Allocator<U>&) const { return false; }
+};
+
+template <typename T>
+using AlignedVector = std::vector<T, Aligned64Allocator<T>>;
 
 }  // namespace ember::bench
