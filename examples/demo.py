@@ -66,8 +66,8 @@ def quantized_program(model: torch.nn.Module, example: torch.Tensor, out_dir: st
     if os.path.exists(pte):
         print(f"  {pte} (cached)")
         return pte
-    for stale in glob.glob(os.path.join(out_dir, "efficientnet_lite0_int8_*.pte")):
-        os.remove(stale)
+    for stale in glob.glob(os.path.join(out_dir, "efficientnet_lite0_int8_*.pte*")):
+        os.remove(stale)  # the program and its .debug
     print("  calibrating on", ", ".join(efficientnet_lite.CALIBRATION_PHOTOS),
           "(a few minutes on 2 cores) ...", flush=True)
     calibration = [x for _, x in efficientnet_lite.photo_batch(efficientnet_lite.CALIBRATION_PHOTOS)]

@@ -5,7 +5,9 @@ symmetric convolution padding cannot say, so the export keeps the Pad and
 the backend's depthwise taps read the padding's zeros instead. The folded
 run must match eager, show no Pad in the profile, and equal the run with the
 pad copied (EMBER_CPU_CONV_CHAINS=0 turns the fold off with the chains) bit
-for bit; a debugging run still reports the Pad's value."""
+for bit; a debugging run still reports the Pad's value. In an int8 program
+the Pad fills with a code, folded when it is the convolution's input zero
+point."""
 
 import ember
 import numpy as np
@@ -120,3 +122,28 @@ def test_debugging_run_captures_the_folded_pad(tmp_pte):
     for handle in in_delegate.values():
         torch.testing.assert_close(torch.from_numpy(captured.values[handle].value),
                                    expected[handle], rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("value, folded", [(0.0, True), (0.75, False)], ids=["zero", "nonzero"])
+def test_int8_pad_fold_matches_the_copied_pad(value, folded, tmp_pte, monkeypatch):
+    # Quantized, the Pad copies int8 codes and fills with its value's code:
+    # the int8 depthwise convolution takes it when that is its input's zero
+    # point (a pad of 0.0), not otherwise.
+    torch.manual_seed(4)
+    model = PadThenDepthwise(16, 64, 3, 2, (0, 1, 0, 1), value=value).eval()
+    x = torch.randn(1, 16, 40, 40)
+    calibration = [(torch.randn_like(x),) for _ in range(3)]
+    qmodel = ember.quantize(model, (x,), scheme="int8", calibration=calibration)
+    ember.export(qmodel, (x,)).save(tmp_pte)
+    expected = model(x)
+    for threads in (1, 2):
+        # The expansion and the depthwise convolution; the projection,
+        # whose output the program returns in float, is not an int8 op.
+        assert op_rows(tmp_pte, x, threads, "Qs8Conv2d") == 2
+        assert op_rows(tmp_pte, x, threads, "Pad") == (0 if folded else 1)
+        got = np.asarray(ember.runtime.load(tmp_pte, threads=threads).forward(x))
+        np.testing.assert_array_equal(got,
+                                      np.asarray(run_unfolded(tmp_pte, x, threads, monkeypatch)))
+        # int8 against float eager: within a few quantization steps.
+        assert float(np.abs(got - expected.detach().numpy()).max()) < 0.1 * float(
+            expected.abs().max())

@@ -1,6 +1,5 @@
 #include "backends/cpu/runtime/cpu_backend.h"
 
-#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstdio>
@@ -89,12 +88,13 @@ Error refuse_op(size_t index, const cpu_fb::Op* op, Error error, const char* why
   return error != Error::Ok ? error : Error::InvalidProgram;
 }
 
-// Whether op i is a zero Pad of H and W that only the depthwise convolution
-// at i + 1 reads, and that convolution now reads the Pad's input instead
-// (ConvOp::absorb_zero_pad): TF-style models pad before every stride-2
-// depthwise layer, and the copy cost as much as the layer. The Pad then runs
-// only for a tracer that captures outputs, which reports every op's value
-// (the convolution's output is the same either way).
+// Whether op i is a Pad of H and W that only the op at i + 1 reads, and
+// that op now reads the Pad's input instead (CpuOp::absorb_pad: the float
+// and int8 depthwise convolutions, whose taps in their padding read the
+// fill anyway): TF-style models pad before every stride-2 depthwise layer,
+// and the copy cost as much as the layer. The Pad then runs only for a
+// tracer that captures outputs, which reports every op's value (the
+// convolution's output is the same either way).
 bool fold_pad_into_next(const cpu_fb::Graph* graph, Delegate* d, size_t i,
                         const uint32_t* readers, bool (*apart)(const Delegate&, uint32_t,
                                                                uint32_t)) {
@@ -102,15 +102,17 @@ bool fold_pad_into_next(const cpu_fb::Graph* graph, Delegate* d, size_t i,
   const auto* op = ops->Get(static_cast<flatbuffers::uoffset_t>(i));
   const auto* next = ops->Get(static_cast<flatbuffers::uoffset_t>(i + 1));
   const cpu_fb::Pad* pad = op->params_as_Pad();
-  if (pad == nullptr || next->params_type() != cpu_fb::OpParams::Conv2d) return false;
-  ConvOp* conv = static_cast<ConvOp*>(d->ops[i + 1]);  // make_conv2d's
+  if (pad == nullptr || next->inputs() == nullptr || next->inputs()->size() == 0 ||
+      next->outputs() == nullptr || next->outputs()->size() != 1) {
+    return false;
+  }
   const uint32_t in = op->inputs()->Get(0), out = op->outputs()->Get(0);
   const ValueInfo& x = d->values[in];
   const ValueInfo& y = d->values[out];
   const auto* pads = pad->pads();  // (before, after) from the last dim: W, H, C, N
-  if (conv->x != out || readers[out] != 1 || !apart(*d, in, conv->out) ||
-      pad->value() != 0.0f || std::signbit(pad->value()) || x.dtype != DataType::Float32 ||
-      x.layout != Layout::NHWC || x.dim != 4 || pads == nullptr || pads->size() > 8) {
+  if (next->inputs()->Get(0) != out || readers[out] != 1 ||
+      !apart(*d, in, next->outputs()->Get(0)) || x.layout != Layout::NHWC || x.dim != 4 ||
+      pads == nullptr || pads->size() > 8) {
     return false;
   }
   int64_t p[8] = {};
@@ -121,7 +123,7 @@ bool fold_pad_into_next(const cpu_fb::Graph* graph, Delegate* d, size_t i,
   if (x.sizes[3] + p[0] + p[1] != y.sizes[3] || x.sizes[2] + p[2] + p[3] != y.sizes[2]) {
     return false;
   }
-  return conv->absorb_zero_pad(in, x.sizes[2], x.sizes[3], p[2], p[0]);
+  return d->ops[i + 1]->absorb_pad(in, x.sizes[2], x.sizes[3], p[2], p[0], pad->value());
 }
 
 // Whether values a and b occupy different memory (an op that reads one

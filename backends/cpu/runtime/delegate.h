@@ -74,6 +74,15 @@ class CpuOp {
     (void)num_threads;
     return 0;
   }
+  // Whether the op now reads value `x` ([batch, in_h, in_w, C]) in place of
+  // its input, which is x with `top` rows and `left` columns of `fill`
+  // before it and any number after (the pad fold, cpu_backend.cpp): only an
+  // op whose taps in its own padding read `fill` anyway says yes.
+  virtual bool absorb_pad(uint32_t x, int64_t in_h, int64_t in_w, int64_t top, int64_t left,
+                          float fill) {
+    (void)x, (void)in_h, (void)in_w, (void)top, (void)left, (void)fill;
+    return false;
+  }
 };
 
 struct OpTraceInfo;

@@ -101,14 +101,12 @@ class ConvOp final : public CpuOp {
   // Builds what the path needs from PyTorch's OIHW weights; false when out of memory.
   bool prepare(const float* weight);
 
-  // A depthwise convolution reads value `x` ([batch, in_h, in_w, C]) in
-  // place of its input when that input is x with `top` rows and `left`
-  // columns of zeros before it and any number after (TF's "same" padding
-  // of a stride-2 layer: one more after than before, which ATen's
-  // symmetric padding cannot say): the taps in the padding read zeros
-  // through the indirection buffer, which is rebuilt for x. False, and
-  // nothing changed, for another path or sizes that do not add up.
-  bool absorb_zero_pad(uint32_t x, int64_t in_h, int64_t in_w, int64_t top, int64_t left);
+  // The depthwise path takes a pad of zeros (TF's "same" padding of a
+  // stride-2 layer: one more after than before, which ATen's symmetric
+  // padding cannot say): its taps in the padding read zeros through the
+  // indirection buffer, rebuilt for x.
+  bool absorb_pad(uint32_t x, int64_t in_h, int64_t in_w, int64_t top, int64_t left,
+                  float fill) override;
 
  private:
   // Copies the NHWC input into the Rows path's padded image, zeros around it.

@@ -8,6 +8,7 @@
 // 3x3), a quarter of the multiply-adds, or F(2x2, 3x3) where F(4x4)'s
 // weights would be too large (kernels/optimized/f32-winograd).
 // Clamps, activations and residuals are applied as each tile is finished.
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -129,9 +130,10 @@ void ConvOp::run(const ExecState& state) const {
   }
 }
 
-bool ConvOp::absorb_zero_pad(uint32_t x_id, int64_t in_h, int64_t in_w, int64_t top,
-                             int64_t left) {
-  if (path != Path::Depthwise || top < 0 || left < 0 || in_h < 0 || in_w < 0 ||
+bool ConvOp::absorb_pad(uint32_t x_id, int64_t in_h, int64_t in_w, int64_t top, int64_t left,
+                        float fill) {
+  if (path != Path::Depthwise || fill != 0.0f || std::signbit(fill) || top < 0 || left < 0 ||
+      in_h < 0 || in_w < 0 ||
       top + in_h > s.in_h || left + in_w > s.in_w) {
     return false;
   }

@@ -481,10 +481,11 @@ def _plan_scratch(b: Builder) -> int:
     # A Pad right before the convolution that reads it: the runtime may fold
     # the pad into a depthwise convolution's taps (cpu_backend.cpp,
     # fold_pad_into_next), which then reads the Pad's input; it must live on.
+    convolutions = (OpParams.OpParams.Conv2d, OpParams.OpParams.Qs8Conv2d)
     for i, op in enumerate(b.ops[:-1]):
         after = b.ops[i + 1]
-        if (op.params_type == OpParams.OpParams.Pad and
-                after.params_type == OpParams.OpParams.Conv2d and after.inputs[:1] == op.outputs):
+        if (op.params_type == OpParams.OpParams.Pad and after.params_type in convolutions and
+                after.inputs[:1] == op.outputs):
             root = b.root(op.inputs[0])
             last[root] = max(last[root], i + 1)
     lifetimes = []
