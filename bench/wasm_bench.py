@@ -96,6 +96,17 @@ def wasm(js: Path, pte: Path, x_npy: Path, runs: int, out: Path) -> dict:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+def simd128_floor(gemm_bench: Path) -> str | None:
+    """The ratio ember_gemm_bench --simd128-floor measures on this x86 core
+    (SIMD128 has no FMA: its GEMM cannot beat that ratio), or None."""
+    if not gemm_bench.exists():
+        return None
+    run = subprocess.run([str(gemm_bench), "--simd128-floor"], capture_output=True, text=True,
+                         check=False)
+    found = re.search(r"simd128 floor: ([0-9.]+x)", run.stdout)
+    return found.group(1) if run.returncode == 0 and found else None
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     parser.add_argument("--js", default=str(ROOT / "build" / "wasm" / "js"))
@@ -136,6 +147,10 @@ def main() -> int:
     for name, note, n, w, ratio, diff, load, size in rows:
         lines.append(f"| {name} | {note}, {size / 2**20:.1f} MiB | {n:.2f} | {w:.2f} | {ratio:.2f}x | "
                      f"{diff:.1e} | {load:.0f} |")
+    floor = simd128_floor(Path(args.ember_run).parent / "ember_gemm_bench")
+    if floor:
+        lines += ["", f"This core's floor for a compute-bound f32 kernel, SIMD128's multiply and add "
+                      f"against AVX2's FMA (`ember_gemm_bench --simd128-floor`): {floor}"]
     print("\n".join(lines))
     if args.markdown:
         Path(args.markdown).write_text("\n".join(lines) + "\n")
