@@ -7,7 +7,7 @@
 // ResNet-50 and the projections of BERT-base at 128 tokens. Not a test: run
 // it by hand, on a quiet machine (bench/README.md).
 //
-//   ember_qgemm_bench [--seconds S] [--threads 1,2] [--sizes MxNxK,...] [--best]
+//   ember_qgemm_bench [--seconds S] [--threads 1,2] [--sizes MxNxK[xKH],...] [--best]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -212,19 +212,21 @@ int main_impl(int argc, char** argv) {
     } else if (std::strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) {
       shapes.clear();
       for (const char* p = argv[++i]; *p != '\0';) {
-        int m = 0, n = 0, k = 0;
-        if (std::sscanf(p, "%dx%dx%d", &m, &n, &k) != 3 || m <= 0 || n <= 0 || k <= 0) {
-          std::fprintf(stderr, "bad size %s (want MxNxK)\n", p);
+        // MxNxK, or MxNxKxKH for a KH x KH convolution (K = KH KH channels).
+        int m = 0, n = 0, k = 0, kh = 1;
+        const int got = std::sscanf(p, "%dx%dx%dx%d", &m, &n, &k, &kh);
+        if (got < 3 || m <= 0 || n <= 0 || k <= 0 || kh <= 0 || k % (kh * kh) != 0) {
+          std::fprintf(stderr, "bad size %s (want MxNxK or MxNxKxKH)\n", p);
           return 2;
         }
-        shapes.push_back({m, n, k, 1, "custom"});
+        shapes.push_back({m, n, k, kh, "custom"});
         while (*p != '\0' && *p != ',') ++p;
         if (*p == ',') ++p;
       }
     } else if (std::strcmp(argv[i], "--best") == 0) {
       best_only = true;
     } else {
-      std::fprintf(stderr, "usage: %s [--seconds S] [--threads 1,2] [--sizes MxNxK,...] [--best]\n",
+      std::fprintf(stderr, "usage: %s [--seconds S] [--threads 1,2] [--sizes MxNxK[xKH],...] [--best]\n",
                    argv[0]);
       return std::strcmp(argv[i], "--help") == 0 ? 0 : 2;
     }
