@@ -53,3 +53,20 @@ def run(model, inputs, tmp_pte, threads=(1, 2), atol=1e-4, rtol=None):
                 torch.testing.assert_close(torch.as_tensor(a), e, rtol=rtol, atol=atol,
                                            equal_nan=True)
     return backend, program
+
+
+def profile_rows(path, x, threads, kind):
+    """How many rows of a one-run profile are ops of `kind` ("ConvChain", "Pad")."""
+    profile = ember.runtime.load(path, threads=threads).profile(x, runs=1)
+    return sum(1 for r in profile.rows if r.op.startswith(kind))
+
+
+def run_unfused(path, x, threads, monkeypatch, rows=None):
+    """The output with the backend's init-time fusions off (EMBER_CPU_CONV_CHAINS=0:
+    no convolution chains, no pads folded into convolutions): each op on its own,
+    the profile then showing no ConvChain and `rows` ({kind: count}) as given."""
+    with monkeypatch.context() as m:
+        m.setenv("EMBER_CPU_CONV_CHAINS", "0")
+        for kind, count in {"ConvChain": 0, **(rows or {})}.items():
+            assert profile_rows(path, x, threads, kind) == count, kind
+        return ember.runtime.load(path, threads=threads).forward(x)

@@ -9,7 +9,7 @@ import ember
 import numpy as np
 import pytest
 import torch
-from cpu_backend_util import run
+from cpu_backend_util import profile_rows, run, run_unfused
 from ember.devtools.validator import reference_values
 
 
@@ -35,19 +35,6 @@ class Block(torch.nn.Module):
     def forward(self, x):
         y = self.body(x)
         return x + y if self.residual else y
-
-
-def chains_in_profile(path, x, threads):
-    profile = ember.runtime.load(path, threads=threads).profile(x, runs=1)
-    return sum(1 for r in profile.rows if r.op.startswith("ConvChain"))
-
-
-def run_op_by_op(path, x, threads, monkeypatch):
-    with monkeypatch.context() as m:
-        m.setenv("EMBER_CPU_CONV_CHAINS", "0")
-        module = ember.runtime.load(path, threads=threads)
-        assert chains_in_profile(path, x, threads) == 0
-        return module.forward(x)
 
 
 # name: (block arguments, input shape, chains expected)
@@ -90,10 +77,10 @@ def test_chain_matches_eager_and_the_ops(case, tmp_pte, monkeypatch):
     run(model, (x,), tmp_pte)
     for threads in (1, 2):
         if chains is not None:
-            assert chains_in_profile(tmp_pte, x, threads) == chains
+            assert profile_rows(tmp_pte, x, threads, "ConvChain") == chains
         chained = ember.runtime.load(tmp_pte, threads=threads).forward(x)
         np.testing.assert_array_equal(np.asarray(chained),
-                                      np.asarray(run_op_by_op(tmp_pte, x, threads, monkeypatch)))
+                                      np.asarray(run_unfused(tmp_pte, x, threads, monkeypatch)))
 
 
 def test_two_blocks_in_a_row_each_chain(tmp_pte, monkeypatch):
@@ -104,9 +91,9 @@ def test_two_blocks_in_a_row_each_chain(tmp_pte, monkeypatch):
                                 Block(24, 32, 6, 3, 2)).eval()
     x = torch.randn(1, 16, 112, 112)
     run(model, (x,), tmp_pte)
-    assert chains_in_profile(tmp_pte, x, 2) == 3
+    assert profile_rows(tmp_pte, x, 2, "ConvChain") == 3
     np.testing.assert_array_equal(np.asarray(ember.runtime.load(tmp_pte, threads=2).forward(x)),
-                                  np.asarray(run_op_by_op(tmp_pte, x, 2, monkeypatch)))
+                                  np.asarray(run_unfused(tmp_pte, x, 2, monkeypatch)))
 
 
 def test_debugging_run_captures_the_chained_ops_values(tmp_pte):

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
-from cpu_backend_util import run
+from cpu_backend_util import profile_rows, run, run_unfused
 from ember.devtools.validator import reference_values
 
 
@@ -34,18 +34,6 @@ class PadThenDepthwise(torch.nn.Module):
             x = F.relu6(self.expand(x))
         y = F.relu6(self.depthwise(F.pad(x, self.pads, value=self.value)))
         return self.project(y)
-
-
-def op_rows(path, x, threads, kind):
-    profile = ember.runtime.load(path, threads=threads).profile(x, runs=1)
-    return sum(1 for r in profile.rows if r.op.startswith(kind))
-
-
-def run_unfolded(path, x, threads, monkeypatch):
-    with monkeypatch.context() as m:
-        m.setenv("EMBER_CPU_CONV_CHAINS", "0")
-        assert op_rows(path, x, threads, "Pad") == 1
-        return ember.runtime.load(path, threads=threads).forward(x)
 
 
 # name: (module arguments, input shape, folded)
@@ -80,32 +68,37 @@ def test_pad_fold_matches_eager_and_the_copied_pad(case, tmp_pte, monkeypatch):
     backend, _ = run(model, (x,), tmp_pte)
     assert "Pad" in backend.ops  # exported as a Pad: the fold is the runtime's
     for threads in (1, 2):
-        assert op_rows(tmp_pte, x, threads, "Pad") == (0 if folded else 1)
+        assert profile_rows(tmp_pte, x, threads, "Pad") == (0 if folded else 1)
         got = ember.runtime.load(tmp_pte, threads=threads).forward(x)
-        np.testing.assert_array_equal(np.asarray(got),
-                                      np.asarray(run_unfolded(tmp_pte, x, threads, monkeypatch)))
+        unfused = run_unfused(tmp_pte, x, threads, monkeypatch, rows={"Pad": 1})
+        np.testing.assert_array_equal(np.asarray(got), np.asarray(unfused))
 
 
-def test_folded_pad_joins_a_convolution_chain(tmp_pte):
+class TwoReaders(PadThenDepthwise):
+    """The padded value also feeds a mean: the Pad must stay."""
+
+    def forward(self, x):
+        p = F.pad(F.relu6(self.expand(x)), self.pads)
+        return self.project(self.depthwise(p)) + p.mean()
+
+
+# name: (model, input shape, op kind, its rows in the profile)
+IN_CONTEXT = {
     # Expansion, pad, depthwise, projection at 112x112x96: one chain.
+    "joins_a_chain": (lambda: PadThenDepthwise(16, 96, 3, 2, (0, 1, 0, 1)), (1, 16, 112, 112),
+                      "ConvChain", 1),
+    "read_twice_not_folded": (lambda: TwoReaders(8, 32, 3, 2, (0, 1, 0, 1)), (1, 8, 30, 30),
+                              "Pad", 1),
+}
+
+
+@pytest.mark.parametrize("case", IN_CONTEXT, ids=list(IN_CONTEXT))
+def test_pad_fold_in_context(case, tmp_pte):
+    make, shape, kind, rows = IN_CONTEXT[case]
     torch.manual_seed(1)
-    model = PadThenDepthwise(16, 96, 3, 2, (0, 1, 0, 1)).eval()
-    x = torch.randn(1, 16, 112, 112)
-    run(model, (x,), tmp_pte)
-    assert op_rows(tmp_pte, x, 1, "ConvChain") == 1
-
-
-def test_pad_read_twice_is_not_folded(tmp_pte):
-    class TwoReaders(PadThenDepthwise):
-        def forward(self, x):
-            p = F.pad(F.relu6(self.expand(x)), self.pads)
-            return self.project(self.depthwise(p)) + p.mean()
-
-    torch.manual_seed(2)
-    model = TwoReaders(8, 32, 3, 2, (0, 1, 0, 1)).eval()
-    x = torch.randn(1, 8, 30, 30)
-    run(model, (x,), tmp_pte)
-    assert op_rows(tmp_pte, x, 1, "Pad") == 1
+    x = torch.randn(*shape)
+    run(make().eval(), (x,), tmp_pte)
+    assert profile_rows(tmp_pte, x, 1, kind) == rows
 
 
 def test_debugging_run_captures_the_folded_pad(tmp_pte):
@@ -139,11 +132,11 @@ def test_int8_pad_fold_matches_the_copied_pad(value, folded, tmp_pte, monkeypatc
     for threads in (1, 2):
         # The expansion and the depthwise convolution; the projection,
         # whose output the program returns in float, is not an int8 op.
-        assert op_rows(tmp_pte, x, threads, "Qs8Conv2d") == 2
-        assert op_rows(tmp_pte, x, threads, "Pad") == (0 if folded else 1)
+        assert profile_rows(tmp_pte, x, threads, "Qs8Conv2d") == 2
+        assert profile_rows(tmp_pte, x, threads, "Pad") == (0 if folded else 1)
         got = np.asarray(ember.runtime.load(tmp_pte, threads=threads).forward(x))
-        np.testing.assert_array_equal(got,
-                                      np.asarray(run_unfolded(tmp_pte, x, threads, monkeypatch)))
+        unfused = run_unfused(tmp_pte, x, threads, monkeypatch, rows={"Pad": 1})
+        np.testing.assert_array_equal(got, np.asarray(unfused))
         # int8 against float eager: within a few quantization steps.
         assert float(np.abs(got - expected.detach().numpy()).max()) < 0.1 * float(
             expected.abs().max())
