@@ -11,6 +11,7 @@
 //
 //   ember_vecmath_bench [--seconds S] [--sizes N,N,...] [--only NAME]
 //                       [--accuracy [--variant NAME]]
+//   ember_vecmath_bench --memory-bandwidth [MiB]   (what one core reads from memory)
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -23,6 +24,10 @@
 #include <random>
 #include <string>
 #include <vector>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include "bench/aligned_buffer.h"
 #include "kernels/optimized/cpu_features.h"
@@ -124,6 +129,69 @@ double read_gbps(size_t bytes) {
   const double gbps = static_cast<double>(words * 8) / ns;
   measured[bytes] = gbps;
   return gbps;
+}
+
+// What one core reads from memory at best (--memory-bandwidth [MiB]): four
+// streams through a buffer (512 MiB, far larger than most caches, unless
+// given), each prefetched 1 KiB ahead,
+// as a memory-bound kernel that prefetches reads (the LLM's GEMVs). A single
+// stream without prefetches reaches 60% of it on an Emerald Rapids VM
+// (10.8 against 17.6 GB/s); this is the roofline bench/llm_bench.py divides by.
+constexpr size_t kStreams = 4, kAhead = 128;  // words: 1 KiB
+
+uint64_t read_streams(const uint64_t* buffer, size_t words) {
+  const size_t per = words / kStreams / 8 * 8;
+  uint64_t all = 0;
+  for (size_t i = 0; i < per; i += 8) {
+    for (size_t s = 0; s < kStreams; ++s) {
+      const uint64_t* p = buffer + s * per + i;
+      __builtin_prefetch(p + kAhead);
+      for (size_t k = 0; k < 8; ++k) all |= p[k];
+    }
+  }
+  return all;
+}
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// Two 32-byte loads per stream and step, an accumulator per stream.
+__attribute__((target("avx2"))) uint64_t read_streams_avx2(const uint64_t* buffer,
+                                                           size_t words) {
+  const size_t per = words / kStreams / 8 * 8;
+  __m256i acc[kStreams];
+  for (auto& a : acc) a = _mm256_setzero_si256();
+  for (size_t i = 0; i < per; i += 8) {
+    for (size_t s = 0; s < kStreams; ++s) {
+      const uint64_t* p = buffer + s * per + i;
+      _mm_prefetch(reinterpret_cast<const char*>(p + kAhead), _MM_HINT_T0);
+      const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+      const __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 4));
+      acc[s] = _mm256_or_si256(acc[s], _mm256_or_si256(lo, hi));
+    }
+  }
+  __m256i all = acc[0];
+  for (size_t s = 1; s < kStreams; ++s) all = _mm256_or_si256(all, acc[s]);
+  return static_cast<uint64_t>(_mm256_extract_epi64(all, 0));
+}
+#endif
+
+int print_memory_bandwidth(size_t mib) {
+  const size_t bytes = mib << 20;
+  const size_t words = bytes / 8;
+  std::vector<uint64_t> buffer(words);
+  for (size_t i = 0; i < words; ++i) buffer[i] = i * 0x9E3779B97F4A7C15ull;
+  uint64_t (*read)(const uint64_t*, size_t) = read_streams;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  if (detect_cpu_features().has(kCpuAvx2 | kCpuOsYmm)) read = read_streams_avx2;
+#endif
+  double best = 0.0;
+  for (int round = 0; round < 5; ++round) {
+    const auto t0 = Clock::now();
+    g_sink = read(buffer.data(), words);
+    const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+    best = std::max(best, static_cast<double>(words * 8) / s / 1e9);
+  }
+  std::printf("memory read bandwidth, one core, %zu MiB in 4 prefetched streams: %.1f GB/s\n",
+              mib, best);
+  return 0;
 }
 
 // One result line: the baseline (the std:: loop) and every variant, as ns
@@ -757,6 +825,11 @@ int main_impl(int argc, char** argv) {
       }
     } else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
       only = argv[++i];
+    } else if (std::strcmp(argv[i], "--memory-bandwidth") == 0) {
+      // Optionally the working set in MiB: a model that fits a large L3 (300
+      // MiB on Emerald Rapids) reads faster than one that does not.
+      const long mib = i + 1 < argc ? std::atol(argv[i + 1]) : 0;
+      return print_memory_bandwidth(mib > 0 ? static_cast<size_t>(mib) : 512);
     } else if (std::strcmp(argv[i], "--accuracy") == 0) {
       check_accuracy = true;
     } else if (std::strcmp(argv[i], "--variant") == 0 && i + 1 < argc) {
@@ -764,7 +837,7 @@ int main_impl(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: %s [--seconds S] [--sizes N,...] [--only NAME] [--accuracy "
-                   "[--variant NAME]]\n",
+                   "[--variant NAME]] | --memory-bandwidth [MiB]\n",
                    argv[0]);
       return 2;
     }
