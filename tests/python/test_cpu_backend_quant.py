@@ -87,6 +87,12 @@ CONVS = {
     "depthwise_5x5": (40, 40, 5, 1, 2, 1, 40, nn.ReLU()),
     "grouped": (16, 32, 3, 1, 1, 1, 4, None),
     "dilated": (8, 16, 3, 1, 2, 2, 1, None),
+    # The Rows path (kernel rows gathered as runs of kw * C bytes) up to 32
+    # input channels, the indirect GEMM past them; odd channels, a 5x3
+    # window, stride and dilation along H only.
+    "rows_32_channels": (32, 16, 3, 1, 1, 1, 1, nn.ReLU()),
+    "indirect_33_channels": (33, 16, 3, 1, 1, 1, 1, None),
+    "rows_5x3_dilated_rows": (20, 24, (5, 3), (2, 1), (2, 1), (2, 1), 1, None),
 }
 
 
