@@ -117,7 +117,7 @@ double read_gbps(size_t bytes) {
   const auto found = measured.find(bytes);
   if (found != measured.end()) return found->second;
   const size_t words = std::max<size_t>(8, bytes / 8) / 8 * 8;
-  std::vector<uint64_t> buffer(words);
+  bench::AlignedVector<uint64_t> buffer(words);
   for (size_t i = 0; i < words; ++i) buffer[i] = i * 0x9E3779B97F4A7C15ull;
   uint64_t (*read)(const uint64_t*, size_t) = read_all;
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -176,7 +176,7 @@ __attribute__((target("avx2"))) uint64_t read_streams_avx2(const uint64_t* buffe
 int print_memory_bandwidth(size_t mib) {
   const size_t bytes = mib << 20;
   const size_t words = bytes / 8;
-  std::vector<uint64_t> buffer(words);
+  bench::AlignedVector<uint64_t> buffer(words);
   for (size_t i = 0; i < words; ++i) buffer[i] = i * 0x9E3779B97F4A7C15ull;
   uint64_t (*read)(const uint64_t*, size_t) = read_streams;
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))

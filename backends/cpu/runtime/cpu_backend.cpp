@@ -88,6 +88,17 @@ Error refuse_op(size_t index, const cpu_fb::Op* op, Error error, const char* why
   return error != Error::Ok ? error : Error::InvalidProgram;
 }
 
+// Whether values a and b occupy different memory (an op that reads one
+// while writing the other must not find them overlapping: the planner may
+// put a value in the memory of one that died at the op before).
+bool values_apart(const Delegate& d, uint32_t a, uint32_t b) {
+  const ValueInfo& x = d.values[a];
+  const ValueInfo& y = d.values[b];
+  if (x.kind != ValueKind::Scratch || y.kind != ValueKind::Scratch) return a != b;
+  return x.offset + x.numel * element_size(x.dtype) <= y.offset ||
+         y.offset + y.numel * element_size(y.dtype) <= x.offset;
+}
+
 // Whether op i is a Pad of H and W that only the op at i + 1 reads, and
 // that op now reads the Pad's input instead (CpuOp::absorb_pad: the float
 // and int8 depthwise convolutions, whose taps in their padding read the
@@ -96,8 +107,7 @@ Error refuse_op(size_t index, const cpu_fb::Op* op, Error error, const char* why
 // tracer that captures outputs, which reports every op's value (the
 // convolution's output is the same either way).
 bool fold_pad_into_next(const cpu_fb::Graph* graph, Delegate* d, size_t i,
-                        const uint32_t* readers, bool (*apart)(const Delegate&, uint32_t,
-                                                               uint32_t)) {
+                        const uint32_t* readers) {
   const auto* ops = graph->ops();
   const auto* op = ops->Get(static_cast<flatbuffers::uoffset_t>(i));
   const auto* next = ops->Get(static_cast<flatbuffers::uoffset_t>(i + 1));
@@ -111,7 +121,7 @@ bool fold_pad_into_next(const cpu_fb::Graph* graph, Delegate* d, size_t i,
   const ValueInfo& y = d->values[out];
   const auto* pads = pad->pads();  // (before, after) from the last dim: W, H, C, N
   if (next->inputs()->Get(0) != out || readers[out] != 1 ||
-      !apart(*d, in, next->outputs()->Get(0)) || x.layout != Layout::NHWC || x.dim != 4 ||
+      !values_apart(*d, in, next->outputs()->Get(0)) || x.layout != Layout::NHWC || x.dim != 4 ||
       pads == nullptr || pads->size() > 8) {
     return false;
   }
@@ -124,17 +134,6 @@ bool fold_pad_into_next(const cpu_fb::Graph* graph, Delegate* d, size_t i,
     return false;
   }
   return d->ops[i + 1]->absorb_pad(in, x.sizes[2], x.sizes[3], p[2], p[0], pad->value());
-}
-
-// Whether values a and b occupy different memory (an op that reads one
-// while writing the other must not find them overlapping: the planner may
-// put a value in the memory of one that died at the op before).
-bool values_apart(const Delegate& d, uint32_t a, uint32_t b) {
-  const ValueInfo& x = d.values[a];
-  const ValueInfo& y = d.values[b];
-  if (x.kind != ValueKind::Scratch || y.kind != ValueKind::Scratch) return a != b;
-  return x.offset + x.numel * element_size(x.dtype) <= y.offset ||
-         y.offset + y.numel * element_size(y.dtype) <= x.offset;
 }
 
 // Builds d's schedule: its ops, less the pads fold_pad_into_next folds,
@@ -171,7 +170,7 @@ Error schedule_conv_chains(const cpu_fb::Graph* graph, size_t threads, Delegate*
   // The ops a run runs, in order.
   size_t num_order = 0, folded = 0;
   for (size_t i = 0; i < d->num_ops; ++i) {
-    if (i + 1 < d->num_ops && fold_pad_into_next(graph, d, i, readers, values_apart)) {
+    if (i + 1 < d->num_ops && fold_pad_into_next(graph, d, i, readers)) {
       ++folded;
       continue;
     }

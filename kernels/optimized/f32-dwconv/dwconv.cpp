@@ -138,6 +138,20 @@ void f32_dwconv_indirection(const F32DwconvShape& s, const float* zero,
   }
 }
 
+bool f32_dwconv_unpadded_input(const F32DwconvShape& s, int64_t in_h, int64_t in_w,
+                               int64_t top, int64_t left, F32DwconvShape* unpadded) {
+  if (top < 0 || left < 0 || in_h < 0 || in_w < 0 ||
+      static_cast<size_t>(top + in_h) > s.in_h || static_cast<size_t>(left + in_w) > s.in_w) {
+    return false;
+  }
+  *unpadded = s;
+  unpadded->in_h = static_cast<size_t>(in_h);
+  unpadded->in_w = static_cast<size_t>(in_w);
+  unpadded->pad_h += static_cast<size_t>(top);
+  unpadded->pad_w += static_cast<size_t>(left);
+  return true;
+}
+
 void f32_dwconv(const F32DwconvConfig& config, const F32DwconvShape& s,
                 const float* const* indirection, const float* zero, const float* packed,
                 const float* input, float* output, const F32DwconvParams& params,

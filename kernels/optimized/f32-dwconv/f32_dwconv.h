@@ -94,6 +94,15 @@ size_t f32_dwconv_indirection_size(const F32DwconvShape& shape);
 void f32_dwconv_indirection(const F32DwconvShape& shape, const float* zero,
                             const float** indirection);
 
+// The shape of the same convolution reading, in place of its input, that
+// input less `top` rows and `left` columns before it and any number after,
+// in_h x in_w (a pad folded into the convolution: its taps there read the
+// zero buffer as its own padding's do). Only the input and the padding
+// before it change, so the indirection buffer keeps its size. False, and
+// *unpadded untouched, when such an input does not fit in shape's.
+bool f32_dwconv_unpadded_input(const F32DwconvShape& shape, int64_t in_h, int64_t in_w,
+                               int64_t top, int64_t left, F32DwconvShape* unpadded);
+
 // Runs the convolution with weights packed by f32_dwconv_pack_weights for
 // `config`, output rows split over `pool` (null: serial). `zero` holds at
 // least `channels` zeros. Allocates nothing.

@@ -21,6 +21,7 @@ using kernels::optimized::f32_dwconv;
 using kernels::optimized::f32_dwconv_config;
 using kernels::optimized::f32_dwconv_indirection;
 using kernels::optimized::f32_dwconv_indirection_size;
+using kernels::optimized::f32_dwconv_unpadded_input;
 using kernels::optimized::f32_dwconv_pack_weights;
 using kernels::optimized::f32_dwconv_packed_size;
 using kernels::optimized::f32_gemm;

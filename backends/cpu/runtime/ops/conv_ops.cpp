@@ -132,20 +132,12 @@ void ConvOp::run(const ExecState& state) const {
 
 bool ConvOp::absorb_pad(uint32_t x_id, int64_t in_h, int64_t in_w, int64_t top, int64_t left,
                         float fill) {
-  if (path != Path::Depthwise || fill != 0.0f || std::signbit(fill) || top < 0 || left < 0 ||
-      in_h < 0 || in_w < 0 ||
-      top + in_h > s.in_h || left + in_w > s.in_w) {
+  if (path != Path::Depthwise || fill != 0.0f || std::signbit(fill) ||
+      !f32_dwconv_unpadded_input(dw_shape, in_h, in_w, top, left, &dw_shape)) {
     return false;
   }
-  F32DwconvShape shape = dw_shape;
-  shape.in_h = static_cast<size_t>(in_h);
-  shape.in_w = static_cast<size_t>(in_w);
-  shape.pad_h = static_cast<size_t>(s.pad_h + top);
-  shape.pad_w = static_cast<size_t>(s.pad_w + left);
-  if (f32_dwconv_indirection_size(shape) != indirection_size) return false;
   x = x_id;
-  s.in_h = in_h, s.in_w = in_w, s.pad_h += top, s.pad_w += left;
-  dw_shape = shape;
+  s.in_h = in_h, s.in_w = in_w, s.pad_h += top, s.pad_w += left;  // what the chains read
   f32_dwconv_indirection(dw_shape, zero, indirection);
   return true;
 }

@@ -99,22 +99,14 @@ class Qs8ConvOp final : public CpuOp {
   // rebuilt for x, or the direct kernel's own bounds).
   bool absorb_pad(uint32_t x_id, int64_t in_h, int64_t in_w, int64_t top, int64_t left,
                   float fill) override {
-    if (path != Path::Depthwise || fill != static_cast<float>(zero[0]) || top < 0 || left < 0 ||
-        in_h < 0 || in_w < 0 || static_cast<size_t>(top + in_h) > dw_shape.in_h ||
-        static_cast<size_t>(left + in_w) > dw_shape.in_w) {
-      return false;
-    }
-    Qs8DwconvShape padded = dw_shape;
-    padded.in_h = static_cast<size_t>(in_h);
-    padded.in_w = static_cast<size_t>(in_w);
-    padded.pad_h += static_cast<size_t>(top);
-    padded.pad_w += static_cast<size_t>(left);
-    if (&qs8_dwconv_config(padded) != dw ||
-        (indirection != nullptr && f32_dwconv_indirection_size(padded) != indirection_size)) {
+    Qs8DwconvShape unpadded{};
+    if (path != Path::Depthwise || fill != static_cast<float>(zero[0]) ||
+        !f32_dwconv_unpadded_input(dw_shape, in_h, in_w, top, left, &unpadded) ||
+        &qs8_dwconv_config(unpadded) != dw) {  // the packed weights are that variant's
       return false;
     }
     x = x_id;
-    dw_shape = padded;
+    dw_shape = unpadded;
     if (indirection != nullptr) qs8_dwconv_indirection(dw_shape, zero, indirection);
     return true;
   }
