@@ -316,8 +316,9 @@ void rope_out(KernelContext& ctx, const Tensor& x, const Tensor& cos, const Tens
   }
 }
 
-// ember::swiglu.out(gate, up, *, out): silu(gate) * up.
-void swiglu_out(KernelContext& ctx, const Tensor& gate, const Tensor& up, Tensor& out) {
+}  // namespace
+
+void portable::swiglu_out(KernelContext& ctx, const Tensor& gate, const Tensor& up, Tensor& out) {
   constexpr const char* kOp = "swiglu";
   if (!check_float(ctx, kOp, gate, out)) return;
   EMBER_KERNEL_CHECK(ctx, up.scalar_type() == ScalarType::Float && up.numel() == gate.numel() &&
@@ -329,11 +330,9 @@ void swiglu_out(KernelContext& ctx, const Tensor& gate, const Tensor& up, Tensor
   for (int64_t i = 0; i < gate.numel(); ++i) y[i] = g[i] / (1.0f + std::exp(-g[i])) * u[i];
 }
 
-}  // namespace
-
 EMBER_REGISTER_KERNEL("ember::rms_norm.out", rms_norm_out, kAllTypes);
 EMBER_REGISTER_KERNEL("ember::rope.out", rope_out, kAllTypes);
-EMBER_REGISTER_KERNEL("ember::swiglu.out", swiglu_out, kAllTypes);
+EMBER_REGISTER_KERNEL("ember::swiglu.out", portable::swiglu_out, kAllTypes);
 EMBER_REGISTER_KERNEL("ember::qlinear.out", portable::qlinear_out, kAllTypes);
 EMBER_REGISTER_KERNEL("ember::qembedding.out", qembedding_out, kAllTypes);
 EMBER_REGISTER_KERNEL("ember::sdpa_cached.out", portable::sdpa_cached_out, kAllTypes);

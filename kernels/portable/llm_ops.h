@@ -51,4 +51,7 @@ void qlinear_out(KernelContext& ctx, const Tensor& x, const Tensor& blocks, int6
 void sdpa_cached_out(KernelContext& ctx, const Tensor& q, const Tensor& k_cache,
                      const Tensor& v_cache, const Tensor& pos, double scale, Tensor& out);
 
+// ember::swiglu.out(gate, up, *, out): silu(gate) * up, elementwise.
+void swiglu_out(KernelContext& ctx, const Tensor& gate, const Tensor& up, Tensor& out);
+
 }  // namespace ember::kernels::portable

@@ -345,6 +345,23 @@ def test_fused_ops_match_their_definitions(tmp_pte):
         assert_matches_eager(g, e, atol=1e-5)
 
 
+class _SwiGlu(torch.nn.Module):
+    def forward(self, gate, up):
+        from ember.llm import ops
+
+        return ops.swiglu(gate, up)
+
+
+def test_swiglu_of_a_prefill_matches_eager(tmp_pte):
+    """A prefill's MLP rows: many of the optimized kernel's chunks (the last
+    one partial), split over two threads, with gates far into SiLU's tails."""
+    torch.manual_seed(9)
+    gate, up = torch.randn(2, 37, 1536) * 8, torch.randn(2, 37, 1536)
+    ember.export(_SwiGlu().eval(), (gate, up), backends=()).save(tmp_pte)
+    got = ember.runtime.load(tmp_pte, threads=2).forward(gate, up)
+    assert_matches_eager(got, torch.nn.functional.silu(gate) * up, atol=1e-5)
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_sdpa_cached_matches_its_definition(threads, tmp_pte):
     """The optimized kernel's edges: 17 query heads a KV head (two runs of at
