@@ -1,7 +1,7 @@
 // ember_qlinear_bench: the weight-only quantized GEMM's microkernels (the
 // LLM linears: f32-qgemm, Q4_1 and Q8_0 blocks) of every variant this CPU
 // supports, as GB/s of weights read: the GEMV of decode (one row of x, every
-// panel of the weight) and the unpack that prefill runs before the f32 GEMM.
+// panel of the weight, through the driver) and the unpack that prefill runs before the f32 GEMM.
 // One thread, the weights read in place as a .pte holds them; shapes from
 // SmolLM2-135M (576 hidden, 1536 MLP) and larger ones that stream from L3 or
 // memory. Not a test: run it by hand, on a quiet machine (bench/README.md).
@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "bench/aligned_buffer.h"
+#include "kernels/optimized/f32-gemm/f32_gemm.h"
 #include "kernels/optimized/f32-qgemm/f32_qgemm.h"
 
 namespace ember {
@@ -70,7 +71,7 @@ double best_seconds(double box, F f) {
 
 void run(const Shape& s, double seconds) {
   const size_t nb = s.k / 32, panels = s.n / kF32QPanelRows;
-  bench::AlignedBuffer<float> x(s.k), xsum(nb), y(s.n), unpacked(kF32QGemmPanelFloats);
+  bench::AlignedBuffer<float> x(s.k), y(s.n), unpacked(kF32QGemmPanelFloats);
   for (size_t i = 0; i < s.k; ++i) x.data()[i] = 0.001f * static_cast<float>(i % 97);
   const std::string shape = std::to_string(s.n) + "x" + std::to_string(s.k);
   for (int bits : {4, 8}) {
@@ -79,14 +80,19 @@ void run(const Shape& s, double seconds) {
     for (size_t v = 0; v < f32_qgemm_num_variants(); ++v) {
       const F32QGemmConfig& cfg = f32_qgemm_variant(v);
       if (!f32_qgemm_variant_supported(cfg)) continue;
-      const F32QGemvUkernelFn gemv = bits == 4 ? cfg.gemv_q4_1 : cfg.gemv_q8_0;
       const F32QUnpackFn unpack = bits == 4 ? cfg.unpack_q4_1 : cfg.unpack_q8_0;
-      const double gemv_s = best_seconds(seconds, [&] {
-        for (size_t p = 0; p < panels; ++p) {
-          gemv(nb, x.data(), xsum.data(), w.data() + p * panel_bytes, kF32QPanelRows,
-               y.data() + p * kF32QPanelRows);
-        }
-      });
+      // The driver at one row, as decode runs it: x's block sums (and, for
+      // a variant with an integer GEMV, its digits), then every panel.
+      F32QGemmProblem problem;
+      problem.bits = bits;
+      problem.m = 1;
+      problem.n = s.n;
+      problem.k = s.k;
+      problem.x = x.data();
+      problem.w = w.data();
+      problem.y = y.data();
+      const double gemv_s = best_seconds(
+          seconds, [&] { f32_qgemm(cfg, f32_gemm_config(), problem, nullptr); });
       // As prefill unpacks: up to 8 blocks (256 inputs) of a panel at a
       // time, NR = 32.
       const size_t block_bytes = f32_qgemm_block_bytes(bits) * kF32QPanelRows;

@@ -1,37 +1,10 @@
-// AVX-512 microkernels of the quantized GEMM: qgemm_body.h at 16 lanes, a
-// whole panel of 16 rows in one vector, so a 64-byte chunk load gives every
-// row's codes at 4 (Q8_0) or 8 (Q4_1) inputs.
-#include <immintrin.h>
-
+// AVX-512 microkernels of the quantized GEMM: qgemm_body.h at 16 lanes
+// (avx512_codes.h).
 #include "kernels/optimized/cpu_features.h"
 #include "kernels/optimized/f32-qgemm/f32_qgemm.h"
-#include "kernels/optimized/simd/avx512_math.h"
-#include "kernels/optimized/f32-qgemm/qgemm_body.h"
+#include "kernels/optimized/f32-qgemm/avx512_codes.h"
 
 namespace ember::kernels::optimized {
-namespace {
-
-struct Q : avx512::Vec {
-  using Codes = __m512i;
-  static constexpr bool kPrefetchAhead = true;
-  static Codes codes(const uint8_t* p) { return _mm512_loadu_si512(p); }
-  static V halfs(const uint8_t* p) {
-    return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
-  }
-  template <int kI>
-  static void nibbles(Codes v, V* low, V* high16) {
-    const __m512i t = kI == 0 ? v : _mm512_srli_epi32(v, 8 * kI);
-    *low = _mm512_cvtepi32_ps(_mm512_and_si512(t, _mm512_set1_epi32(0x0F)));
-    *high16 = _mm512_cvtepi32_ps(_mm512_and_si512(t, _mm512_set1_epi32(0xF0)));
-  }
-  template <int kI>
-  static V signed_byte(Codes v) {
-    const __m512i t = kI == 3 ? v : _mm512_slli_epi32(v, 24 - 8 * kI);
-    return _mm512_cvtepi32_ps(_mm512_srai_epi32(t, 24));
-  }
-};
-
-}  // namespace
 
 extern const F32QGemmConfig kF32QGemmAvx512Config = qgemm_config<Q>(
     "avx512", kCpuAvx512 | kCpuOsZmm | kCpuAvx2 | kCpuFma | kCpuF16c | kCpuOsYmm);

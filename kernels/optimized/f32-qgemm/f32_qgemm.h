@@ -34,18 +34,38 @@ struct F32GemmConfig;
 // b (Q4_1 adds m * xsum).
 using F32QGemvUkernelFn = void (*)(size_t nb, const float* x, const float* xsum,
                                    const uint8_t* panel, size_t h, float* y);
+// One 32-input block of x in 22-bit fixed point, as the integer GEMV reads it:
+// x[j] = scale * (65536 * digit[2][j] + 256 * digit[1][j] + digit[0][j]),
+// each digit in [-128, 127] and scale a power of two with |x[j]| < 2^22
+// scale, so the rounding is at most 2^-23 of the block's largest |x|, float's
+// own rounding of a block's sum (f32_qgemm_digits in qgemm.cpp).
+struct F32QDigits {
+  int8_t digit[3][32];
+  int32_t digit_sum[3];  // of each digit over the block (Q8_0's signed codes)
+  float scale;
+};
+// y[r] for the 16 rows of one panel from x's digits: integer dot products
+// of the codes with each digit (AVX512-VNNI's vpdpbusd: 64 byte products an
+// instruction, where the float GEMV spends a conversion and an FMA on 16),
+// combined in float per block.
+using F32QGemvDigitsUkernelFn = void (*)(size_t nb, const F32QDigits* x, const float* xsum,
+                                         const uint8_t* panel, float* y);
 // Dequantizes nb blocks of rows r0 .. r0 + rows - 1 of one panel of h rows
 // (`blocks`: the first block to unpack) into out[p * nr + j] = W[r0 + j][p].
 using F32QUnpackFn = void (*)(size_t nb, const uint8_t* blocks, size_t h, size_t r0,
                               size_t rows, size_t nr, float* out);
 
 struct F32QGemmConfig {
-  const char* name;            // "scalar", "avx2", "avx512", "neon"
+  const char* name;            // "scalar", "avx2", "avx512", "avx512vnni", "neon"
   uint32_t required_features;  // CpuFeature bits (cpu_features.h)
   F32QGemvUkernelFn gemv_q4_1;
   F32QGemvUkernelFn gemv_q8_0;
   F32QUnpackFn unpack_q4_1;
   F32QUnpackFn unpack_q8_0;
+  // The GEMVs on x's digits, where the variant has them (null: the float
+  // GEMVs); the driver falls back to those for x it cannot write in digits.
+  F32QGemvDigitsUkernelFn gemv_q4_1_digits = nullptr;
+  F32QGemvDigitsUkernelFn gemv_q8_0_digits = nullptr;
 };
 
 // Rows per panel of the weight format: what the SIMD microkernels take.
@@ -61,6 +81,9 @@ constexpr size_t kF32QGemmMaxKc = 512;
 constexpr size_t kF32QGemmMaxNr = 32;
 // The longest row of x the GEMV keeps block sums of on its stack.
 constexpr size_t kF32QGemmMaxK = 32768;
+// The longest row of x the GEMV keeps digits of on its stack (25 KiB); a
+// longer one runs the float GEMV.
+constexpr size_t kF32QGemmMaxDigitsK = 8192;
 
 size_t f32_qgemm_num_variants();
 const F32QGemmConfig& f32_qgemm_variant(size_t index);

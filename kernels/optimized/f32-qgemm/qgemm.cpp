@@ -1,6 +1,9 @@
 // The quantized GEMM family's variant table, start-up choice and driver.
 // Compiled without ISA flags; only the microkernels use AVX2, AVX-512 or NEON.
 #include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
 
 #include "kernels/optimized/cpu_features.h"
 #include "kernels/optimized/f32-gemm/f32_gemm.h"
@@ -11,6 +14,7 @@ namespace ember::kernels::optimized {
 
 extern const F32QGemmConfig kF32QGemmScalarConfig;
 #if defined(__x86_64__)
+extern const F32QGemmConfig kF32QGemmAvx512VnniConfig;
 extern const F32QGemmConfig kF32QGemmAvx512Config;
 extern const F32QGemmConfig kF32QGemmAvx2Config;
 #endif
@@ -22,6 +26,7 @@ namespace {
 
 const F32QGemmConfig* const kVariants[] = {
 #if defined(__x86_64__)
+    &kF32QGemmAvx512VnniConfig,
     &kF32QGemmAvx512Config,
     &kF32QGemmAvx2Config,
 #endif
@@ -51,6 +56,49 @@ struct Panels {
   }
 };
 
+// Rounds to the nearest integer a float of magnitude under 2^22, in float
+// arithmetic (which the compiler vectorizes, where lrintf is a call).
+constexpr float kRoundMagic = 12582912.0f;  // 1.5 * 2^23
+
+// Block b of x in digits (F32QDigits); false when the block has an infinity
+// or a NaN (which must reach y as the float GEMV carries them), or a largest
+// |x| under 2^-100, whose scale would leave float's range.
+bool to_digits(const float* x, F32QDigits* out) {
+  float largest = 0.0f;
+  bool finite = true;  // apart: std::max drops a NaN
+  for (size_t j = 0; j < 32; ++j) {
+    const float magnitude = std::fabs(x[j]);
+    finite &= magnitude <= std::numeric_limits<float>::max();
+    largest = std::max(largest, magnitude);
+  }
+  if (!finite) return false;
+  if (largest == 0.0f) {
+    std::memset(out, 0, sizeof(*out));
+    return true;
+  }
+  if (largest < 0x1p-100f) return false;
+  int e;
+  std::frexp(largest, &e);  // largest < 2^e
+  out->scale = std::ldexp(1.0f, e - 22);
+  const float inverse = std::ldexp(1.0f, 22 - e);
+  int32_t sum[3] = {0, 0, 0};
+  for (size_t j = 0; j < 32; ++j) {
+    const int32_t v = static_cast<int32_t>((x[j] * inverse + kRoundMagic) - kRoundMagic);
+    const int32_t d0 = static_cast<int8_t>(static_cast<uint8_t>(v & 0xFF));
+    const int32_t r = (v - d0) / 256;
+    const int32_t d1 = static_cast<int8_t>(static_cast<uint8_t>(r & 0xFF));
+    const int32_t d2 = (r - d1) / 256;
+    out->digit[0][j] = static_cast<int8_t>(d0);
+    out->digit[1][j] = static_cast<int8_t>(d1);
+    out->digit[2][j] = static_cast<int8_t>(d2);
+    sum[0] += d0;
+    sum[1] += d1;
+    sum[2] += d2;
+  }
+  for (int d = 0; d < 3; ++d) out->digit_sum[d] = sum[d];
+  return true;
+}
+
 void gemv(const F32QGemmConfig& cfg, const F32QGemmProblem& p, ThreadPool* pool) {
   const Panels panels(p);
   const size_t nb = panels.nb;
@@ -64,6 +112,10 @@ void gemv(const F32QGemmConfig& cfg, const F32QGemmProblem& p, ThreadPool* pool)
     for (size_t j = 0; j < 32; ++j) s += p.x[b * 32 + j];
     xsum[b] = s;
   }
+  const F32QGemvDigitsUkernelFn on_digits = q4 ? cfg.gemv_q4_1_digits : cfg.gemv_q8_0_digits;
+  F32QDigits digits[kF32QGemmMaxDigitsK / 32];
+  bool use_digits = on_digits != nullptr && p.k <= kF32QGemmMaxDigitsK;
+  for (size_t b = 0; use_digits && b < nb; ++b) use_digits = to_digits(p.x + b * 32, &digits[b]);
   const int64_t count = static_cast<int64_t>((p.n + kF32QPanelRows - 1) / kF32QPanelRows);
   const int64_t chunks = (count + kGemvChunkPanels - 1) / kGemvChunkPanels;
   parallel_for(pool, chunks, 1, [&](int64_t begin, int64_t end) {
@@ -71,8 +123,14 @@ void gemv(const F32QGemmConfig& cfg, const F32QGemmProblem& p, ThreadPool* pool)
     for (int64_t panel = begin * kGemvChunkPanels; panel < last; ++panel) {
       const size_t first = static_cast<size_t>(panel) * kF32QPanelRows;
       const size_t h = panels.rows(first);
-      (h == kF32QPanelRows ? whole : partial)(nb, p.x, xsum, panels.block_at(first, 0), h,
-                                              p.y + first);
+      const uint8_t* w = panels.block_at(first, 0);
+      if (h < kF32QPanelRows) {
+        partial(nb, p.x, xsum, w, h, p.y + first);
+      } else if (use_digits) {
+        on_digits(nb, digits, xsum, w, p.y + first);
+      } else {
+        whole(nb, p.x, xsum, w, h, p.y + first);
+      }
     }
   });
 }

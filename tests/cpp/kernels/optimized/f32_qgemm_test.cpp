@@ -8,7 +8,8 @@
 // Tolerance: both sides sum the same products of exactly representable
 // weights in float in different orders, so they differ by rounding only:
 // |got - want| <= 2^-21 sqrt(k) sum |x_k w_k| (random-walk rounding of two
-// sums of k terms, with a margin).
+// sums of k terms, with a margin). The integer GEMV (AVX512-VNNI, Q4_1) rounds
+// each x to 2^-23 of its block's largest |x| instead, within the same bound.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -57,11 +58,16 @@ std::vector<uint8_t> random_blocks(int bits, size_t n, size_t k, std::mt19937& r
   return w;
 }
 
-void check(int bits, size_t m, size_t n, size_t k, ThreadPool* pool) {
+// x[i][j] = value * scale(j), value uniform in [-1, 1].
+using InputScale = float (*)(size_t input);
+float unit_scale(size_t) { return 1.0f; }
+
+void check(int bits, size_t m, size_t n, size_t k, ThreadPool* pool,
+           InputScale scale = unit_scale) {
   std::mt19937 rng(static_cast<uint32_t>(bits * 1000003 + m * 101 + n * 7 + k));
   std::uniform_real_distribution<float> value(-1.0f, 1.0f);
   std::vector<float> x(m * k);
-  for (float& v : x) v = value(rng);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = value(rng) * scale(i % k);
   const std::vector<uint8_t> w = random_blocks(bits, n, k, rng);
   std::vector<float> want(m * n);
   portable::qlinear_reference(bits, m, n, k, x.data(), w.data(), want.data());
@@ -104,6 +110,65 @@ TEST(F32QGemm, GemvMatchesReference) {
     for (size_t n : {1, 3, 4, 5, 33, 64, 100}) {
       for (size_t k : {32, 96, 576}) check(bits, 1, n, k, nullptr);
     }
+  }
+}
+
+// Blocks of x from 2^-120 (under the integer GEMV's range: that call runs in
+// float) through zero to 2^100, and within a block magnitudes 2^20 apart.
+TEST(F32QGemm, GemvOverEveryMagnitudeMatchesReference) {
+  check(4, 1, 48, 256, nullptr, [](size_t j) {
+    const float scales[] = {1.0f, 0x1p100f, 0.0f, 0x1p-60f, 3.0f, 0x1p-20f, 1e-3f, 7.5f};
+    return scales[j / 32];
+  });
+  check(4, 1, 48, 96, nullptr, [](size_t j) { return j / 32 == 1 ? 0x1p-120f : 1.0f; });
+  check(4, 1, 32, 32, nullptr, [](size_t) { return 0.0f; });
+}
+
+TEST(F32QGemm, GemvWithinABlockOfWideRangeMatchesReference) {
+  for (int bits : {4, 8}) {
+    // Every 8th input 2^20 times the rest: the small ones keep 3 bits in digits.
+    check(bits, 1, 64, 576, nullptr, [](size_t j) { return j % 8 == 0 ? 0x1p20f : 1.0f; });
+  }
+}
+
+// An infinity or a NaN in x reaches y as the float GEMV carries it: every
+// variant gives the scalar one's result (which, summing Q4_1 as d sum q x + m
+// sum x, turns an infinity into NaN where the reference's sum of x w keeps it).
+void check_special(int bits, float special) {
+  const size_t n = 32, k = 64;
+  std::mt19937 rng(3);
+  const std::vector<uint8_t> w = random_blocks(bits, n, k, rng);
+  std::vector<float> x(k, 0.5f), want(n), got(n);
+  x[40] = special;
+  const F32QGemmConfig& scalar = f32_qgemm_variant(f32_qgemm_num_variants() - 1);
+  ASSERT_STREQ(scalar.name, "scalar");
+  F32QGemmProblem p;
+  p.bits = bits;
+  p.m = 1;
+  p.n = n;
+  p.k = k;
+  p.x = x.data();
+  p.w = w.data();
+  p.y = want.data();
+  f32_qgemm(scalar, f32_gemm_config(), p, nullptr);
+  p.y = got.data();
+  for (const F32QGemmConfig* cfg :
+       supported<F32QGemmConfig>(f32_qgemm_num_variants, f32_qgemm_variant,
+                                 f32_qgemm_variant_supported)) {
+    f32_qgemm(*cfg, f32_gemm_config(), p, nullptr);
+    for (size_t i = 0; i < n; ++i) {
+      if (std::isnan(want[i])) {
+        EXPECT_TRUE(std::isnan(got[i])) << cfg->name << " bits " << bits << " row " << i;
+      } else {
+        EXPECT_EQ(got[i], want[i]) << cfg->name << " bits " << bits << " row " << i;
+      }
+    }
+  }
+}
+
+TEST(F32QGemm, GemvCarriesInfinitiesAndNaNs) {
+  for (int bits : {4, 8}) {
+    for (float special : {INFINITY, -INFINITY, NAN}) check_special(bits, special);
   }
 }
 
