@@ -1,5 +1,6 @@
 // Loaders backed by a file: FileDataLoader reads each range into aligned heap
-// memory at load time; MmapDataLoader maps the file and hands out pointers.
+// memory at load time (a range of 2 MiB or more into memory Linux may back
+// with huge pages); MmapDataLoader maps the file and hands out pointers.
 #pragma once
 
 #include "runtime/executor/data_loader.h"

@@ -27,6 +27,10 @@ Result<int64_t> constant(Module& module, const char* name) {
 Result<std::unique_ptr<LlmSession>> LlmSession::load(const char* path, size_t num_threads) {
   ModuleOptions options;
   options.num_threads = num_threads;
+  // Read into memory rather than mapped: a decode step streams every weight,
+  // and the file loader's memory can take huge pages where the page cache's
+  // cannot (file_data_loader.cpp).
+  options.load_mode = ModuleOptions::LoadMode::File;
   return load(path, options);
 }
 
