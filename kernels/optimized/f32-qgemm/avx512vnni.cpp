@@ -11,18 +11,6 @@
 namespace ember::kernels::optimized {
 namespace {
 
-// How far ahead the integer GEMVs prefetch, and into L2 rather than L1 as
-// the float ones do (qgemm_body.h): bound by memory, not by arithmetic, they
-// need more lines in flight than L1's few miss buffers hold (SmolLM2's 4-bit
-// decode on one Zen 4 core, huge pages: 8 blocks ahead into L1, 179-191
-// tokens/s; 16 KiB ahead into L2, 209-218).
-constexpr size_t kPrefetchBytes = 16384;
-
-__attribute__((always_inline)) inline void prefetch_l2(const uint8_t* at, size_t block) {
-  const uint8_t* ahead = at + kPrefetchBytes / block * block;
-  for (size_t line = 0; line < block; line += 64) __builtin_prefetch(ahead + line, 0, 2);
-}
-
 __m512i broadcast4(const int8_t* p) {
   int32_t v;
   __builtin_memcpy(&v, p, 4);
@@ -38,7 +26,7 @@ void gemv_q4_1_digits(size_t nb, const F32QDigits* x, const float* xsum, const u
   __m512 acc = _mm512_setzero_ps();
   for (size_t b = 0; b < nb; ++b) {
     const uint8_t* at = panel + b * kQ4Block;
-    prefetch_l2(at, kQ4Block);
+    prefetch_l2_ahead(at, kQ4Block);
     const F32QDigits& xb = x[b];
     // Per digit, low- and high-nibble sums apart: six dependency chains of
     // four, where one chain a digit would wait on vpdpbusd's latency.
@@ -79,7 +67,7 @@ void gemv_q8_0_digits(size_t nb, const F32QDigits* x, const float*, const uint8_
   __m512 acc = _mm512_setzero_ps();
   for (size_t b = 0; b < nb; ++b) {
     const uint8_t* at = panel + b * kQ8Block;
-    prefetch_l2(at, kQ8Block);
+    prefetch_l2_ahead(at, kQ8Block);
     const F32QDigits& xb = x[b];
     // Even and odd chunks apart: six dependency chains of four.
     __m512i even[3], odd[3];
