@@ -41,7 +41,7 @@ void transpose8x8(const float* src, size_t lds, float* dst, size_t ld) {
 
 extern const F32AttentionConfig kF32AttentionAvx2Config = {
     "avx2", kCpuAvx2 | kCpuFma | kCpuOsYmm, row_max<W>, exp_row<W>, scale_row<W>,
-    pack_kt<8, transpose8x8>, dot<W>, add_scaled<W>,
+    pack_kt<8, transpose8x8>, scores<W>, accumulate<W>,
 };
 
 }  // namespace ember::kernels::optimized

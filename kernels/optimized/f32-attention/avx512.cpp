@@ -95,7 +95,7 @@ void pack_kt(size_t n, size_t d, const float* k, size_t ldk, size_t nr, float* p
 
 extern const F32AttentionConfig kF32AttentionAvx512Config = {
     "avx512", kCpuAvx512 | kCpuOsZmm | kCpuAvx2 | kCpuFma | kCpuOsYmm,
-    row_max<W>, exp_row<W>, scale_row<W>, pack_kt, dot<W>, add_scaled<W>,
+    row_max<W>, exp_row<W>, scale_row<W>, pack_kt, scores<W>, accumulate<W>,
 };
 
 }  // namespace ember::kernels::optimized

@@ -76,11 +76,15 @@ struct F32AttentionConfig {
   // d contiguous floats each) into ceil(n / nr) panels of d x nr floats,
   // panel p holding k rows [p*nr, p*nr + nr) as columns, zero past row n.
   void (*pack_kt)(size_t n, size_t d, const float* k, size_t ldk, size_t nr, float* packed);
-  // The rows of attention over a KV cache, a query or two at a time
-  // (ember::sdpa_cached, sdpa_cached_op.cpp): sum of a[i] * b[i] for i < n,
-  // and y[i] += a * x[i] for i < n.
-  float (*dot)(const float* a, const float* b, size_t n);
-  void (*add_scaled)(float* y, const float* x, float a, size_t n);
+  // The rows of attention over a KV cache (ember::sdpa_cached,
+  // sdpa_cached_op.cpp), a chunk of keys and the queries sharing a KV head a
+  // call: out[g * ld + t] = scale * (q[g] . keys[t]) for g < nq, t < len
+  // (keys: len rows of d floats), and y[g][i] += sum over t < len of
+  // p[g * ld + t] * values[t * dv + i] for g < nq, i < dv.
+  void (*scores)(size_t nq, const float* const* q, const float* keys, size_t len, size_t d,
+                 float scale, float* out, size_t ld);
+  void (*accumulate)(size_t nq, float* const* y, const float* values, size_t len, size_t dv,
+                     const float* p, size_t ld);
 };
 
 // The variants compiled for this architecture, best first, supported by the

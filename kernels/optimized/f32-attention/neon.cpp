@@ -30,8 +30,8 @@ void transpose4x4(const float* src, size_t lds, float* dst, size_t ld) {
 }  // namespace
 
 extern const F32AttentionConfig kF32AttentionNeonConfig = {
-    "neon", kCpuNeon, row_max<W>, exp_row<W>, scale_row<W>, pack_kt<4, transpose4x4>, dot<W>,
-    add_scaled<W>,
+    "neon", kCpuNeon, row_max<W>, exp_row<W>, scale_row<W>, pack_kt<4, transpose4x4>, scores<W>,
+    accumulate<W>,
 };
 
 }  // namespace ember::kernels::optimized

@@ -104,37 +104,125 @@ void scale_row(float* x, size_t n, float s) {
   }
 }
 
-template <typename W>
-float dot(const float* a, const float* b, size_t n) {
+// Queries a step of scores() and accumulate() serves: 4 queries by 2 keys
+// (or 2 keys' value rows) of independent FMA chains, within AVX2's 16
+// registers. The steps are templates over the query and key counts so that
+// their sums stay in registers (a runtime count would put them on the stack).
+constexpr size_t kRowQueries = 4;
+
+// The scores of G queries against K consecutive keys.
+template <typename W, size_t G, size_t K>
+__attribute__((always_inline)) inline void scores_step(const float* const* q, const float* key,
+                                                        size_t d, float scale, float* out,
+                                                        size_t ld) {
   using V = typename W::V;
   constexpr size_t L = W::kLanes;
-  V s0 = W::zero(), s1 = W::zero();
+  V s[G][K];
+  for (size_t g = 0; g < G; ++g) {
+    for (size_t k = 0; k < K; ++k) s[g][k] = W::zero();
+  }
   size_t i = 0;
-  for (; i + 2 * L <= n; i += 2 * L) {
-    s0 = W::fmadd(W::loadu(a + i), W::loadu(b + i), s0);
-    s1 = W::fmadd(W::loadu(a + i + L), W::loadu(b + i + L), s1);
+  for (; i + L <= d; i += L) {
+    for (size_t k = 0; k < K; ++k) {
+      const V kv = W::loadu(key + k * d + i);
+      for (size_t g = 0; g < G; ++g) s[g][k] = W::fmadd(W::loadu(q[g] + i), kv, s[g][k]);
+    }
   }
-  if (i + L <= n) {
-    s0 = W::fmadd(W::loadu(a + i), W::loadu(b + i), s0);
-    i += L;
+  if (i < d) {
+    const typename W::Mask tail = W::tail_mask(d - i);
+    for (size_t k = 0; k < K; ++k) {
+      const V kv = W::load_tail(tail, key + k * d + i);
+      for (size_t g = 0; g < G; ++g) {
+        s[g][k] = W::fmadd(W::load_tail(tail, q[g] + i), kv, s[g][k]);
+      }
+    }
   }
-  if (i < n) {
-    const typename W::Mask mask = W::tail_mask(n - i);
-    s1 = W::fmadd(W::load_tail(mask, a + i), W::load_tail(mask, b + i), s1);
+  for (size_t g = 0; g < G; ++g) {
+    for (size_t k = 0; k < K; ++k) out[g * ld + k] = W::hsum(s[g][k]) * scale;
   }
-  return W::hsum(W::add(s0, s1));
 }
 
-template <typename W>
-void add_scaled(float* y, const float* x, float a, size_t n) {
-  const typename W::V va = W::splat(a);
-  size_t i = 0;
-  for (; i + W::kLanes <= n; i += W::kLanes) {
-    W::storeu(y + i, W::fmadd(W::loadu(x + i), va, W::loadu(y + i)));
+// Rows ahead that scores() and accumulate() prefetch: a decode step's KV
+// cache comes from memory (the weights streamed since the last step evicted
+// it), in runs too short for the hardware prefetcher to ramp up.
+constexpr size_t kRowsAhead = 8;
+
+__attribute__((always_inline)) inline void prefetch_row(const float* row, size_t n) {
+  for (size_t i = 0; i < n; i += 16) __builtin_prefetch(row + i, 0, 3);
+}
+
+template <typename W, size_t G>
+void scores_queries(const float* const* q, const float* keys, size_t len, size_t d, float scale,
+                    float* out, size_t ld) {
+  size_t t = 0;
+  for (; t + 2 <= len; t += 2) {
+    if (t + kRowsAhead + 2 <= len) prefetch_row(keys + (t + kRowsAhead) * d, 2 * d);
+    scores_step<W, G, 2>(q, keys + t * d, d, scale, out + t, ld);
   }
-  if (i < n) {
-    const typename W::Mask mask = W::tail_mask(n - i);
-    W::store_tail(y + i, mask, W::fmadd(W::load_tail(mask, x + i), va, W::load_tail(mask, y + i)));
+  if (t < len) scores_step<W, G, 1>(q, keys + t * d, d, scale, out + t, ld);
+}
+
+// out[g * ld + t] = scale * (q[g] . keys[t]) for g < nq, t < len (keys: len
+// rows of d floats): the scores of a chunk of keys in one call.
+template <typename W>
+void scores(size_t nq, const float* const* q, const float* keys, size_t len, size_t d,
+            float scale, float* out, size_t ld) {
+  for (size_t g0 = 0; g0 < nq; g0 += kRowQueries) {
+    float* o = out + g0 * ld;
+    switch (nq - g0 < kRowQueries ? nq - g0 : kRowQueries) {
+      case 1: scores_queries<W, 1>(q + g0, keys, len, d, scale, o, ld); break;
+      case 2: scores_queries<W, 2>(q + g0, keys, len, d, scale, o, ld); break;
+      case 3: scores_queries<W, 3>(q + g0, keys, len, d, scale, o, ld); break;
+      default: scores_queries<W, 4>(q + g0, keys, len, d, scale, o, ld); break;
+    }
+  }
+}
+
+// One vector (lanes `mask`, at i) of G outputs through every key of the
+// chunk, in registers: even and odd keys in separate sums, which overlap.
+template <typename W, size_t G>
+void accumulate_queries(float* const* y, const float* values, size_t len, size_t dv,
+                        const float* p, size_t ld) {
+  using V = typename W::V;
+  constexpr size_t L = W::kLanes;
+  for (size_t i = 0; i < dv; i += L) {
+    const typename W::Mask mask = W::tail_mask(dv - i < L ? dv - i : L);
+    V even[G], odd[G];
+    for (size_t g = 0; g < G; ++g) {
+      even[g] = W::load_tail(mask, y[g] + i);
+      odd[g] = W::zero();
+    }
+    size_t t = 0;
+    for (; t + 2 <= len; t += 2) {
+      if (i == 0 && t + kRowsAhead + 2 <= len) prefetch_row(values + (t + kRowsAhead) * dv, 2 * dv);
+      const V v0 = W::load_tail(mask, values + t * dv + i);
+      const V v1 = W::load_tail(mask, values + (t + 1) * dv + i);
+      for (size_t g = 0; g < G; ++g) {
+        even[g] = W::fmadd(v0, W::splat(p[g * ld + t]), even[g]);
+        odd[g] = W::fmadd(v1, W::splat(p[g * ld + t + 1]), odd[g]);
+      }
+    }
+    if (t < len) {
+      const V v0 = W::load_tail(mask, values + t * dv + i);
+      for (size_t g = 0; g < G; ++g) even[g] = W::fmadd(v0, W::splat(p[g * ld + t]), even[g]);
+    }
+    for (size_t g = 0; g < G; ++g) W::store_tail(y[g] + i, mask, W::add(even[g], odd[g]));
+  }
+}
+
+// y[g][i] += sum over t < len of p[g * ld + t] * values[t * dv + i], for
+// g < nq, i < dv: a chunk of value rows into the outputs in one call.
+template <typename W>
+void accumulate(size_t nq, float* const* y, const float* values, size_t len, size_t dv,
+                const float* p, size_t ld) {
+  for (size_t g0 = 0; g0 < nq; g0 += kRowQueries) {
+    const float* pg = p + g0 * ld;
+    switch (nq - g0 < kRowQueries ? nq - g0 : kRowQueries) {
+      case 1: accumulate_queries<W, 1>(y + g0, values, len, dv, pg, ld); break;
+      case 2: accumulate_queries<W, 2>(y + g0, values, len, dv, pg, ld); break;
+      case 3: accumulate_queries<W, 3>(y + g0, values, len, dv, pg, ld); break;
+      default: accumulate_queries<W, 4>(y + g0, values, len, dv, pg, ld); break;
+    }
   }
 }
 

@@ -74,25 +74,37 @@ void pack_kt(size_t n, size_t d, const float* k, size_t ldk, size_t nr, float* p
   }
 }
 
-float dot(const float* a, const float* b, size_t n) {
-  // Four partial sums, as row_max keeps four maxima.
-  float s[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-  size_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    for (size_t j = 0; j < 4; ++j) s[j] += a[i + j] * b[i + j];
+void scores(size_t nq, const float* const* q, const float* keys, size_t len, size_t d,
+            float scale, float* out, size_t ld) {
+  for (size_t g = 0; g < nq; ++g) {
+    for (size_t t = 0; t < len; ++t) {
+      const float* key = keys + t * d;
+      // Four partial sums, as row_max keeps four maxima.
+      float s[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+      size_t i = 0;
+      for (; i + 4 <= d; i += 4) {
+        for (size_t j = 0; j < 4; ++j) s[j] += q[g][i + j] * key[i + j];
+      }
+      for (; i < d; ++i) s[0] += q[g][i] * key[i];
+      out[g * ld + t] = ((s[0] + s[1]) + (s[2] + s[3])) * scale;
+    }
   }
-  for (; i < n; ++i) s[0] += a[i] * b[i];
-  return (s[0] + s[1]) + (s[2] + s[3]);
 }
 
-void add_scaled(float* y, const float* x, float a, size_t n) {
-  for (size_t i = 0; i < n; ++i) y[i] += a * x[i];
+void accumulate(size_t nq, float* const* y, const float* values, size_t len, size_t dv,
+                const float* p, size_t ld) {
+  for (size_t g = 0; g < nq; ++g) {
+    for (size_t t = 0; t < len; ++t) {
+      const float a = p[g * ld + t];
+      for (size_t i = 0; i < dv; ++i) y[g][i] += a * values[t * dv + i];
+    }
+  }
 }
 
 }  // namespace
 
 extern const F32AttentionConfig kF32AttentionScalarConfig = {
-    "scalar", 0, row_max, exp_row, scale_row, pack_kt, dot, add_scaled,
+    "scalar", 0, row_max, exp_row, scale_row, pack_kt, scores, accumulate,
 };
 
 }  // namespace ember::kernels::optimized

@@ -74,12 +74,8 @@ void attend(const F32AttentionConfig& rows, const Cached& c, int64_t b, int64_t 
   const int64_t length = c.positions[s] + 1;
   for (int64_t c0 = 0; c0 < length; c0 += kChunk) {
     const int64_t len = length - c0 < kChunk ? length - c0 : kChunk;
-    for (int64_t t = 0; t < len; ++t) {
-      const float* key = keys + (c0 + t) * c.d;
-      for (int64_t g = 0; g < n; ++g) {
-        scores[g][t] = rows.dot(query[g], key, static_cast<size_t>(c.d)) * c.scale;
-      }
-    }
+    rows.scores(static_cast<size_t>(n), query, keys + c0 * c.d, static_cast<size_t>(len),
+                static_cast<size_t>(c.d), c.scale, &scores[0][0], kChunk);
     for (int64_t g = 0; g < n; ++g) {
       const float chunk_max = rows.row_max(scores[g], static_cast<size_t>(len));
       const float new_max = chunk_max > running_max[g] ? chunk_max : running_max[g];
@@ -97,12 +93,8 @@ void attend(const F32AttentionConfig& rows, const Cached& c, int64_t b, int64_t 
       running_max[g] = new_max;
       rows.scale_row(output[g], static_cast<size_t>(c.dv), rescale);
     }
-    for (int64_t t = 0; t < len; ++t) {
-      const float* value = values + (c0 + t) * c.dv;
-      for (int64_t g = 0; g < n; ++g) {
-        rows.add_scaled(output[g], value, scores[g][t], static_cast<size_t>(c.dv));
-      }
-    }
+    rows.accumulate(static_cast<size_t>(n), output, values + c0 * c.dv, static_cast<size_t>(len),
+                    static_cast<size_t>(c.dv), &scores[0][0], kChunk);
   }
   for (int64_t g = 0; g < n; ++g) {
     rows.scale_row(output[g], static_cast<size_t>(c.dv), 1.0f / running_sum[g]);

@@ -31,7 +31,7 @@ void transpose4x4(const float* src, size_t lds, float* dst, size_t ld) {
 
 extern const F32AttentionConfig kF32AttentionWasmSimdConfig = {
     "wasmsimd", kCpuWasmSimd, row_max<W>, exp_row<W>, scale_row<W>, pack_kt<4, transpose4x4>,
-    dot<W>, add_scaled<W>,
+    scores<W>, accumulate<W>,
 };
 
 }  // namespace ember::kernels::optimized

@@ -262,25 +262,52 @@ TEST(F32Attention, ThreadsSplitHeadsAndQueryTiles) {
   run_case(cfg, gemm, {2, 4, 1, 2000, 64, 64}, &pool);  // one query row per task
 }
 
-// The row operations of attention over a KV cache (sdpa_cached_op.cpp), on
-// every length up to past the widest variant's two-vector step.
-TEST(F32Attention, DotAndAddScaledMatchDouble) {
+// The row operations of attention over a KV cache (sdpa_cached_op.cpp): every
+// row length up to past the widest variant's vector (tails), query counts
+// across the 4-query step, odd and even key counts, against double sums.
+TEST(F32Attention, ScoresAndAccumulateMatchDouble) {
   std::mt19937 gen(11);
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  std::vector<float> a(80), b(80), y(80);
+  const size_t ld = 9;
   for (size_t v = 0; v < f32_attention_num_variants(); ++v) {
     const F32AttentionConfig& cfg = f32_attention_variant(v);
     if (!f32_attention_variant_supported(cfg)) continue;
-    for (size_t n = 0; n <= a.size(); ++n) {
-      for (size_t i = 0; i < a.size(); ++i) a[i] = dist(gen), b[i] = dist(gen), y[i] = dist(gen);
-      double want = 0.0;
-      for (size_t i = 0; i < n; ++i) want += double{a[i]} * b[i];
-      EXPECT_NEAR(cfg.dot(a.data(), b.data(), n), want, 1e-5) << cfg.name << " n " << n;
-      const std::vector<float> before = y;
-      cfg.add_scaled(y.data(), a.data(), 0.75f, n);
-      for (size_t i = 0; i < y.size(); ++i) {
-        const double expect = i < n ? before[i] + 0.75 * a[i] : before[i];  // nothing past n
-        ASSERT_NEAR(y[i], expect, 1e-6) << cfg.name << " n " << n << " i " << i;
+    for (size_t nq : {1, 3, 4, 6}) {
+      for (size_t len : {0, 1, 2, 7}) {
+        for (size_t d = 0; d <= 40; d += (d < 18 ? 1 : 11)) {
+          std::vector<float> q(nq * d), keys(len * d), out(nq * ld, 7.0f), y(nq * d + 1);
+          for (float& x : q) x = dist(gen);
+          for (float& x : keys) x = dist(gen);
+          for (float& x : y) x = dist(gen);
+          std::vector<const float*> rows(nq);
+          std::vector<float*> outs(nq);
+          for (size_t g = 0; g < nq; ++g) rows[g] = q.data() + g * d, outs[g] = y.data() + g * d;
+          cfg.scores(nq, rows.data(), keys.data(), len, d, 0.5f, out.data(), ld);
+          for (size_t g = 0; g < nq; ++g) {
+            for (size_t t = 0; t < ld; ++t) {
+              double want = 7.0;  // past len: untouched
+              if (t < len) {
+                want = 0.0;
+                for (size_t i = 0; i < d; ++i) want += double{q[g * d + i]} * keys[t * d + i];
+                want *= 0.5;
+              }
+              ASSERT_NEAR(out[g * ld + t], want, 1e-5)
+                  << cfg.name << " nq " << nq << " len " << len << " d " << d;
+            }
+          }
+          // The values are the keys, the weights the scores just computed.
+          const std::vector<float> before = y;
+          cfg.accumulate(nq, outs.data(), keys.data(), len, d, out.data(), ld);
+          for (size_t g = 0; g < nq; ++g) {
+            for (size_t i = 0; i < d; ++i) {
+              double want = before[g * d + i];
+              for (size_t t = 0; t < len; ++t) want += double{out[g * ld + t]} * keys[t * d + i];
+              ASSERT_NEAR(y[g * d + i], want, 1e-5)
+                  << cfg.name << " nq " << nq << " len " << len << " d " << d << " i " << i;
+            }
+          }
+          EXPECT_EQ(y.back(), before.back()) << cfg.name << ": nothing past the last row";
+        }
       }
     }
   }
