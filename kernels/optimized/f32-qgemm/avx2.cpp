@@ -26,18 +26,18 @@ struct Q : avx2::Vec {
     *low = _mm256_cvtepi32_ps(_mm256_and_si256(t, _mm256_set1_epi32(0x0F)));
     *high16 = _mm256_cvtepi32_ps(_mm256_and_si256(t, _mm256_set1_epi32(0xF0)));
   }
+  // 4 bytes (4 inputs' digits) in every 32-bit lane.
+  static Codes splat4(const int8_t* p) {
+    int32_t v;
+    __builtin_memcpy(&v, p, 4);
+    return _mm256_set1_epi32(v);
+  }
   template <int kI>
   static V signed_byte(Codes v) {
     const __m256i t = kI == 3 ? v : _mm256_slli_epi32(v, 24 - 8 * kI);
     return _mm256_cvtepi32_ps(_mm256_srai_epi32(t, 24));
   }
 };
-
-__m256i broadcast4(const int8_t* p) {
-  int32_t v;
-  __builtin_memcpy(&v, p, 4);
-  return _mm256_set1_epi32(v);
-}
 
 // Q4_1's GEMV on x's digits (F32QDigits), as avx512vnni.cpp's without VNNI:
 // vpmaddubsw multiplies 32 codes by digits into 16 pair sums of int16, which
@@ -70,8 +70,8 @@ void gemv_q4_1_digits(size_t nb, const F32QDigits* x, const float* xsum, const u
       }
       for (int j = 0; j < 3; ++j) {
         // Each digit's broadcasts serve both parts of the chunk.
-        const __m256i low_x = broadcast4(xb.digit[j] + 8 * c);
-        const __m256i high_x = broadcast4(xb.digit[j] + 8 * c + 4);
+        const __m256i low_x = Q::splat4(xb.digit[j] + 8 * c);
+        const __m256i high_x = Q::splat4(xb.digit[j] + 8 * c + 4);
         for (size_t p = 0; p < 2; ++p) {
           pairs[p][j] = _mm256_add_epi16(pairs[p][j], _mm256_maddubs_epi16(lo[p], low_x));
           pairs[p][j] = _mm256_add_epi16(pairs[p][j], _mm256_maddubs_epi16(hi[p], high_x));

@@ -26,6 +26,12 @@ struct Q : avx512::Vec {
     *low = _mm512_cvtepi32_ps(_mm512_and_si512(t, _mm512_set1_epi32(0x0F)));
     *high16 = _mm512_cvtepi32_ps(_mm512_and_si512(t, _mm512_set1_epi32(0xF0)));
   }
+  // 4 bytes (4 inputs' digits) in every 32-bit lane.
+  static Codes splat4(const int8_t* p) {
+    int32_t v;
+    __builtin_memcpy(&v, p, 4);
+    return _mm512_set1_epi32(v);
+  }
   template <int kI>
   static V signed_byte(Codes v) {
     const __m512i t = kI == 3 ? v : _mm512_slli_epi32(v, 24 - 8 * kI);

@@ -11,12 +11,6 @@
 namespace ember::kernels::optimized {
 namespace {
 
-__m512i broadcast4(const int8_t* p) {
-  int32_t v;
-  __builtin_memcpy(&v, p, 4);
-  return _mm512_set1_epi32(v);
-}
-
 // The layout is qgemm_body.h's: per block, 16 fp16 scales, 16 fp16
 // minimums, then 4 chunks of 16 rows x 4 bytes, byte i of a row holding
 // inputs 8c + i (low nibble) and 8c + 4 + i (high nibble).
@@ -37,8 +31,8 @@ void gemv_q4_1_digits(size_t nb, const F32QDigits* x, const float* xsum, const u
       const __m512i lo = _mm512_and_si512(v, low_nibbles);
       const __m512i hi = _mm512_and_si512(_mm512_srli_epi32(v, 4), low_nibbles);
       for (int j = 0; j < 3; ++j) {
-        low[j] = _mm512_dpbusd_epi32(low[j], lo, broadcast4(xb.digit[j] + 8 * c));
-        high[j] = _mm512_dpbusd_epi32(high[j], hi, broadcast4(xb.digit[j] + 8 * c + 4));
+        low[j] = _mm512_dpbusd_epi32(low[j], lo, Q::splat4(xb.digit[j] + 8 * c));
+        high[j] = _mm512_dpbusd_epi32(high[j], hi, Q::splat4(xb.digit[j] + 8 * c + 4));
       }
     }
     // sum q x / scale = 65536 s2 + 256 s1 + s0: |s_j| <= 32 * 15 * 128, so the
@@ -76,8 +70,8 @@ void gemv_q8_0_digits(size_t nb, const F32QDigits* x, const float*, const uint8_
       const __m512i u0 = _mm512_xor_si512(Q::codes(at + 2 * kRows + c * 4 * kRows), flip);
       const __m512i u1 = _mm512_xor_si512(Q::codes(at + 2 * kRows + (c + 1) * 4 * kRows), flip);
       for (int j = 0; j < 3; ++j) {
-        even[j] = _mm512_dpbusd_epi32(even[j], u0, broadcast4(xb.digit[j] + 4 * c));
-        odd[j] = _mm512_dpbusd_epi32(odd[j], u1, broadcast4(xb.digit[j] + 4 * c + 4));
+        even[j] = _mm512_dpbusd_epi32(even[j], u0, Q::splat4(xb.digit[j] + 4 * c));
+        odd[j] = _mm512_dpbusd_epi32(odd[j], u1, Q::splat4(xb.digit[j] + 4 * c + 4));
       }
     }
     // s_j = sum (q + 128) digit_j - 128 sum digit_j, |s_j| <= 32 * 128 * 128.
