@@ -1,7 +1,8 @@
 // ember_qlinear_bench: the weight-only quantized GEMM's microkernels (the
 // LLM linears: f32-qgemm, Q4_1 and Q8_0 blocks) of every variant this CPU
 // supports, as GB/s of weights read: the GEMV of decode (one row of x, every
-// panel of the weight, through the driver) and the unpack that prefill runs before the f32 GEMM.
+// panel of the weight, through the driver) and the unpack that prefill runs
+// before the f32 GEMM.
 // One thread, the weights read in place as a .pte holds them; shapes from
 // SmolLM2-135M (576 hidden, 1536 MLP) and larger ones that stream from L3 or
 // memory. Not a test: run it by hand, on a quiet machine (bench/README.md).

@@ -11,6 +11,13 @@
 namespace ember::kernels::optimized {
 namespace {
 
+// sum q x / scale of a block from its per-digit sums, 65536 s2 + 256 s1 + s0:
+// the two lower digits combine exactly in int32, the top one in float.
+__m512 digits_dot(__m512i s0, __m512i s1, __m512i s2) {
+  return _mm512_fmadd_ps(_mm512_cvtepi32_ps(s2), _mm512_set1_ps(65536.0f),
+                         _mm512_cvtepi32_ps(_mm512_add_epi32(_mm512_slli_epi32(s1, 8), s0)));
+}
+
 // The layout is qgemm_body.h's: per block, 16 fp16 scales, 16 fp16
 // minimums, then 4 chunks of 16 rows x 4 bytes, byte i of a row holding
 // inputs 8c + i (low nibble) and 8c + 4 + i (high nibble).
@@ -35,15 +42,10 @@ void gemv_q4_1_digits(size_t nb, const F32QDigits* x, const float* xsum, const u
         high[j] = _mm512_dpbusd_epi32(high[j], hi, Q::splat4(xb.digit[j] + 8 * c + 4));
       }
     }
-    // sum q x / scale = 65536 s2 + 256 s1 + s0: |s_j| <= 32 * 15 * 128, so the
-    // two lower digits combine exactly in int32 (and in float's 24 bits), the
-    // top one in float.
-    const __m512i s0 = _mm512_add_epi32(low[0], high[0]);
-    const __m512i s1 = _mm512_add_epi32(low[1], high[1]);
-    const __m512i s2 = _mm512_add_epi32(low[2], high[2]);
-    const __m512 dot = _mm512_fmadd_ps(
-        _mm512_cvtepi32_ps(s2), _mm512_set1_ps(65536.0f),
-        _mm512_cvtepi32_ps(_mm512_add_epi32(_mm512_slli_epi32(s1, 8), s0)));
+    // |s_j| <= 32 * 15 * 128.
+    const __m512 dot = digits_dot(_mm512_add_epi32(low[0], high[0]),
+                                  _mm512_add_epi32(low[1], high[1]),
+                                  _mm512_add_epi32(low[2], high[2]));
     const __m512 d = Q::halfs(at);
     const __m512 m = Q::halfs(at + 2 * kRows);
     acc = _mm512_fmadd_ps(_mm512_mul_ps(d, _mm512_set1_ps(xb.scale)), dot, acc);
@@ -80,10 +82,8 @@ void gemv_q8_0_digits(size_t nb, const F32QDigits* x, const float*, const uint8_
       s[j] = _mm512_sub_epi32(_mm512_add_epi32(even[j], odd[j]),
                               _mm512_set1_epi32(128 * xb.digit_sum[j]));
     }
-    const __m512 dot = _mm512_fmadd_ps(
-        _mm512_cvtepi32_ps(s[2]), _mm512_set1_ps(65536.0f),
-        _mm512_cvtepi32_ps(_mm512_add_epi32(_mm512_slli_epi32(s[1], 8), s[0])));
-    acc = _mm512_fmadd_ps(_mm512_mul_ps(Q::halfs(at), _mm512_set1_ps(xb.scale)), dot, acc);
+    acc = _mm512_fmadd_ps(_mm512_mul_ps(Q::halfs(at), _mm512_set1_ps(xb.scale)),
+                          digits_dot(s[0], s[1], s[2]), acc);
   }
   _mm512_storeu_ps(y, acc);
 }

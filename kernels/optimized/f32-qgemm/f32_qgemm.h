@@ -38,7 +38,7 @@ using F32QGemvUkernelFn = void (*)(size_t nb, const float* x, const float* xsum,
 // x[j] = scale * (65536 * digit[2][j] + 256 * digit[1][j] + digit[0][j]),
 // each digit in [-128, 127] and scale a power of two with |x[j]| < 2^22
 // scale, so the rounding is at most 2^-23 of the block's largest |x|, float's
-// own rounding of a block's sum (f32_qgemm_digits in qgemm.cpp).
+// own rounding of a block's sum (to_digits in qgemm.cpp).
 struct F32QDigits {
   int8_t digit[3][32];
   int32_t digit_sum[3];  // of each digit over the block (Q8_0's signed codes)
@@ -81,7 +81,7 @@ constexpr size_t kF32QGemmMaxKc = 512;
 constexpr size_t kF32QGemmMaxNr = 32;
 // The longest row of x the GEMV keeps block sums of on its stack.
 constexpr size_t kF32QGemmMaxK = 32768;
-// The longest row of x the GEMV keeps digits of on its stack (25 KiB); a
+// The longest row of x the GEMV keeps digits of on its stack (28 KiB); a
 // longer one runs the float GEMV.
 constexpr size_t kF32QGemmMaxDigitsK = 8192;
 

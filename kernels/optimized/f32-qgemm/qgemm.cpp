@@ -99,23 +99,14 @@ bool to_digits(const float* x, F32QDigits* out) {
   return true;
 }
 
-void gemv(const F32QGemmConfig& cfg, const F32QGemmProblem& p, ThreadPool* pool) {
+// Every panel of the weight, split over the pool: whole(w, y) on each panel
+// of 16 rows (w: its first block, y: its first output), the scalar GEMV on a
+// last partial one.
+template <typename Whole>
+void for_each_panel(const F32QGemmProblem& p, const float* xsum, ThreadPool* pool, Whole whole) {
   const Panels panels(p);
-  const size_t nb = panels.nb;
-  const bool q4 = p.bits == 4;
-  const F32QGemvUkernelFn whole = q4 ? cfg.gemv_q4_1 : cfg.gemv_q8_0;
   const F32QGemvUkernelFn partial =
-      q4 ? kF32QGemmScalarConfig.gemv_q4_1 : kF32QGemmScalarConfig.gemv_q8_0;
-  float xsum[kF32QGemmMaxK / 32];
-  for (size_t b = 0; b < nb; ++b) {
-    float s = 0.0f;
-    for (size_t j = 0; j < 32; ++j) s += p.x[b * 32 + j];
-    xsum[b] = s;
-  }
-  const F32QGemvDigitsUkernelFn on_digits = q4 ? cfg.gemv_q4_1_digits : cfg.gemv_q8_0_digits;
-  F32QDigits digits[kF32QGemmMaxDigitsK / 32];
-  bool use_digits = on_digits != nullptr && p.k <= kF32QGemmMaxDigitsK;
-  for (size_t b = 0; use_digits && b < nb; ++b) use_digits = to_digits(p.x + b * 32, &digits[b]);
+      p.bits == 4 ? kF32QGemmScalarConfig.gemv_q4_1 : kF32QGemmScalarConfig.gemv_q8_0;
   const int64_t count = static_cast<int64_t>((p.n + kF32QPanelRows - 1) / kF32QPanelRows);
   const int64_t chunks = (count + kGemvChunkPanels - 1) / kGemvChunkPanels;
   parallel_for(pool, chunks, 1, [&](int64_t begin, int64_t end) {
@@ -125,13 +116,47 @@ void gemv(const F32QGemmConfig& cfg, const F32QGemmProblem& p, ThreadPool* pool)
       const size_t h = panels.rows(first);
       const uint8_t* w = panels.block_at(first, 0);
       if (h < kF32QPanelRows) {
-        partial(nb, p.x, xsum, w, h, p.y + first);
-      } else if (use_digits) {
-        on_digits(nb, digits, xsum, w, p.y + first);
+        partial(panels.nb, p.x, xsum, w, h, p.y + first);
       } else {
-        whole(nb, p.x, xsum, w, h, p.y + first);
+        whole(w, p.y + first);
       }
     }
+  });
+}
+
+// x's digits and the GEMV on them; false (y untouched) when a block of x has
+// none. A frame of its own (not inlined), so that the float GEMV's calls do
+// not reserve the digits' 28 KiB of stack.
+__attribute__((noinline)) bool gemv_on_digits(F32QGemvDigitsUkernelFn on_digits,
+                                              const F32QGemmProblem& p, const float* xsum,
+                                              ThreadPool* pool) {
+  F32QDigits digits[kF32QGemmMaxDigitsK / 32];
+  const size_t nb = p.k / 32;
+  for (size_t b = 0; b < nb; ++b) {
+    if (!to_digits(p.x + b * 32, &digits[b])) return false;
+  }
+  for_each_panel(p, xsum, pool,
+                 [&](const uint8_t* w, float* y) { on_digits(nb, digits, xsum, w, y); });
+  return true;
+}
+
+void gemv(const F32QGemmConfig& cfg, const F32QGemmProblem& p, ThreadPool* pool) {
+  const size_t nb = p.k / 32;
+  float xsum[kF32QGemmMaxK / 32];
+  for (size_t b = 0; b < nb; ++b) {
+    float s = 0.0f;
+    for (size_t j = 0; j < 32; ++j) s += p.x[b * 32 + j];
+    xsum[b] = s;
+  }
+  const bool q4 = p.bits == 4;
+  const F32QGemvDigitsUkernelFn on_digits = q4 ? cfg.gemv_q4_1_digits : cfg.gemv_q8_0_digits;
+  if (on_digits != nullptr && p.k <= kF32QGemmMaxDigitsK &&
+      gemv_on_digits(on_digits, p, xsum, pool)) {
+    return;
+  }
+  const F32QGemvUkernelFn whole = q4 ? cfg.gemv_q4_1 : cfg.gemv_q8_0;
+  for_each_panel(p, xsum, pool, [&](const uint8_t* w, float* y) {
+    whole(nb, p.x, xsum, w, kF32QPanelRows, y);
   });
 }
 
