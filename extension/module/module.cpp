@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 
 #include "extension/threadpool/worker_pool.h"
 #include "runtime/core/log.h"
 #include "runtime/executor/file_data_loader.h"
+#include "runtime/executor/streamed_block.h"
 
 namespace ember {
 namespace {
@@ -24,17 +26,17 @@ void set_last_error(const char* format, ...) {
   va_end(args);
 }
 
-// A 64-byte aligned block of `size` zero bytes from the heap, or null when
-// the heap has no room (never an exception: the runtime has none). Zeroed,
-// so that memory a malformed program reads before any kernel wrote it holds
-// valid values of every dtype (a bool that is 0, not 0xbe).
-std::unique_ptr<uint8_t[]> allocate_aligned(size_t size, Span<uint8_t>* span) {
-  if (size > SIZE_MAX - 64) return nullptr;
-  std::unique_ptr<uint8_t[]> block(new (std::nothrow) uint8_t[size + 64]());
+// A 64-byte aligned block of `size` zero bytes from the heap (2 MiB aligned,
+// in huge pages where Linux gives them, from 2 MiB up: a KV cache is read in
+// short runs spread over the whole arena), or null when the heap has no room
+// (never an exception: the runtime has none). Zeroed, so that memory a
+// malformed program reads before any kernel wrote it holds valid values of
+// every dtype (a bool that is 0, not 0xbe).
+uint8_t* allocate_zeroed(size_t size, Span<uint8_t>* span) {
+  auto* block = static_cast<uint8_t*>(allocate_streamed_block(size == 0 ? 1 : size));
   if (block != nullptr) {
-    uint8_t* base = block.get();
-    const size_t shift = (64 - reinterpret_cast<uintptr_t>(base) % 64) % 64;
-    *span = Span<uint8_t>(base + shift, size);
+    std::memset(block, 0, size);
+    *span = Span<uint8_t>(block, size);
   }
   return block;
 }
@@ -42,6 +44,8 @@ std::unique_ptr<uint8_t[]> allocate_aligned(size_t size, Span<uint8_t>* span) {
 size_t saturating_add(size_t a, size_t b) { return a > SIZE_MAX - b ? SIZE_MAX : a + b; }
 
 }  // namespace
+
+void Module::FreeBlock::operator()(uint8_t* block) const { std::free(block); }
 
 Result<std::unique_ptr<Module>> Module::load(const char* path, const ModuleOptions& options) {
   std::unique_ptr<DataLoader> loader;
@@ -142,7 +146,7 @@ Result<Module::LoadedMethod*> Module::load_method(const char* name) {
       }
       SharedArena& shared = shared_arenas_[k];
       if (shared.block == nullptr) {
-        shared.block = allocate_aligned(size, &shared.span);
+        shared.block = Block(allocate_zeroed(size, &shared.span));
         if (shared.block == nullptr) {
           set_last_error("method '%s': no memory for shared planned buffer %zu (%zu bytes)", name,
                          i, size);
@@ -158,7 +162,7 @@ Result<Module::LoadedMethod*> Module::load_method(const char* name) {
     }
     // Planned tensors are 16-byte aligned within an arena; 64 suits SIMD.
     Span<uint8_t> span;
-    loaded->arenas.push_back(allocate_aligned(size, &span));
+    loaded->arenas.push_back(Block(allocate_zeroed(size, &span)));
     if (loaded->arenas.back() == nullptr) {
       set_last_error("method '%s': no memory for planned buffer %zu (%zu bytes)", name, i, size);
       return Error::MemoryAllocationFailed;
@@ -205,7 +209,7 @@ Result<Module::LoadedMethod*> Module::load_method(const char* name) {
       return Error::MemoryAllocationFailed;
     }
     Span<uint8_t> span;
-    loaded->temp_memory = allocate_aligned(temp_bytes, &span);
+    loaded->temp_memory = Block(allocate_zeroed(temp_bytes, &span));
     if (loaded->temp_memory == nullptr) {
       set_last_error("method '%s': no memory for %zu bytes of delegate temp memory", name,
                      temp_bytes);

@@ -91,12 +91,17 @@ class Module final {
   const char* last_error() const;
 
  private:
+  // A heap block from allocate_streamed_block, released with std::free.
+  struct FreeBlock {
+    void operator()(uint8_t* block) const;
+  };
+  using Block = std::unique_ptr<uint8_t, FreeBlock>;
   struct LoadedMethod {
     std::string name;
-    std::vector<std::unique_ptr<uint8_t[]>> arenas;
+    std::vector<Block> arenas;
     std::vector<Span<uint8_t>> arena_spans;
     std::unique_ptr<ChunkAllocator> method_allocator;
-    std::unique_ptr<uint8_t[]> temp_memory;
+    Block temp_memory;
     size_t temp_bytes = 0;
     std::unique_ptr<MemoryAllocator> temp_allocator;
     std::unique_ptr<MemoryManager> memory_manager;
@@ -125,7 +130,7 @@ class Module final {
   // that all methods share; the data of the ones initialised so far.
   static constexpr size_t kFirstSharedArena = 1;
   struct SharedArena {
-    std::unique_ptr<uint8_t[]> block;
+    Block block;
     Span<uint8_t> span;
   };
   std::vector<SharedArena> shared_arenas_;

@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "runtime/core/log.h"
+#include "runtime/executor/streamed_block.h"
 
 namespace ember {
 namespace {
@@ -38,25 +39,6 @@ bool in_bounds(size_t offset, size_t size, size_t total) {
 }
 
 void free_aligned(void*, void* data, size_t) { std::free(data); }
-
-// A range of at least 2 MiB (a model's weights) goes into memory aligned to
-// 2 MiB that Linux may back with huge pages (its "madvise" setting, the usual
-// default): a kernel streaming 100 MB of weights a call, as an LLM's decode
-// step does, then walks the page tables every 2 MiB instead of every 4 KiB
-// (SmolLM2's 4-bit decode, one Zen 4 core: 170 -> 197 tokens/s).
-constexpr size_t kHugePage = size_t{2} << 20;
-
-void* allocate_for(size_t size) {
-  const size_t align = size >= kHugePage ? kHugePage : 64;
-  const size_t rounded = (size + align - 1) / align * align;
-  void* data = std::aligned_alloc(align, rounded);
-#if defined(MADV_HUGEPAGE)
-  if (data != nullptr && align == kHugePage) {
-    ::madvise(data, rounded, MADV_HUGEPAGE);  // advice only: failing changes nothing
-  }
-#endif
-  return data;
-}
 
 }  // namespace
 
@@ -86,7 +68,7 @@ Result<FreeableBuffer> FileDataLoader::load(size_t offset, size_t size) {
   if (size == 0) {
     return FreeableBuffer(nullptr, 0, nullptr);
   }
-  void* data = allocate_for(size);
+  void* data = allocate_streamed_block(size);
   if (data == nullptr) {
     return Error::MemoryAllocationFailed;
   }
