@@ -111,10 +111,14 @@ def _greedy_eager(model, prompt, steps):
     return out
 
 
-@pytest.fixture(scope="module", params=["float", "4bit", "8bit"])
+@pytest.fixture(scope="module", params=["float", "4bit", "8bit", "mixed"])
 def exported(request, tmp_path_factory):
     weights = llama.random_weights(CONFIG, seed=3, bits=None if request.param == "float" else 4)
-    weights = gguf_import.convert_weights(weights, request.param)
+    if request.param == "mixed":  # a GGUF's mix: layer 0's v in Q8_0, its q and k in Q4_1
+        weights["layers.0.wv"] = gguf_import.convert_weights(
+            {"wv": weights["layers.0.wv"]}, "8bit")["wv"]
+    weights = gguf_import.convert_weights(weights, "4bit" if request.param == "mixed" else
+                                          request.param)
     path = str(tmp_path_factory.mktemp("llm") / f"tiny_{request.param}.pte")
     program = export_llama(CONFIG, weights, bos_id=1, eos_id=2, max_prefill=8)
     program.save(path)
@@ -125,6 +129,11 @@ def test_exported_llama_is_stateful_and_matches_eager(exported):
     quant_name, weights, path, program = exported
     if quant_name != "float":
         assert "ember::qlinear.out" in program.operators
+    # q, k and v as one linear, gate and up as one, where their weights concatenate.
+    model = llama.Llama(CONFIG, weights)
+    fused = [layer.attention.qkv.fused is not None for layer in model.layers]
+    assert fused == ([False, True] if quant_name == "mixed" else [True, True])
+    assert all(layer.feed_forward.gate_up.fused is not None for layer in model.layers)
     assert "aten::index_put_" in program.operators and "aten::copy_" not in program.operators
     model = llama.Llama(CONFIG, weights).eval()
     module = ember.runtime.load(path, threads=2)
@@ -214,6 +223,30 @@ def test_sampler_rejects_bad_settings():
     for settings in ({"top_p": 0.0}, {"top_k": -1}, {"repetition_penalty": 0.0}):
         with pytest.raises(ValueError, match="sampler"):
             Sampler(8, **settings)
+
+
+def test_projections_run_as_one_linear_where_the_weights_concatenate():
+    """Linears that read the same input (q, k, v; gate, up) run as one where
+    their weights concatenate, as separate ones otherwise: the same outputs."""
+    torch.manual_seed(6)
+    x = torch.randn(3, 64)
+    floats = [torch.randn(n, 64) * 0.2 for n in (64, 32, 32)]
+    q4 = [(quant.quantize(w, quant.Q4_1), 4) for w in floats]
+    q8 = (quant.quantize(floats[2], quant.Q8_0), 8)
+    partial_panel = [(quant.quantize(torch.randn(n, 64) * 0.2, quant.Q4_1), 4) for n in (24, 32)]
+    biases = [torch.randn(n) for n in (64, 32, 32)]
+    cases = [(floats, [None] * 3, True), (q4, [None] * 3, True), (q4, biases, True),
+             (q4[:2] + [q8], [None] * 3, False), (floats[:2] + [q8], [None] * 3, False),
+             (partial_panel, [None] * 2, False), (q4, [biases[0], None, None], False)]
+    for weights, bias, fuses in cases:
+        projections = llama.Projections(weights, bias)
+        assert (projections.fused is not None) == fuses
+        with torch.no_grad():
+            got = projections(x)
+            want = [llama.make_linear(w, b)(x) for w, b in zip(weights, bias, strict=True)]
+        assert len(got) == len(want)
+        for g, w in zip(got, want, strict=True):
+            torch.testing.assert_close(g, w, rtol=1e-5, atol=1e-5)
 
 
 def test_qlinear_on_the_cpu_backend_matches_eager():
