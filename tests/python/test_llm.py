@@ -395,6 +395,37 @@ def test_swiglu_of_a_prefill_matches_eager(tmp_pte):
     assert_matches_eager(got, torch.nn.functional.silu(gate) * up, atol=1e-5)
 
 
+class _CachedAttention(torch.nn.Module):
+    def forward(self, q, k_cache, v_cache, pos):
+        return llm_ops.sdpa_cached(q, k_cache, v_cache, pos, 0.2)
+
+
+@pytest.mark.parametrize("threads", [2, 3, 4])
+def test_sdpa_cached_splits_the_keys_of_too_few_heads(threads, tmp_pte):
+    """A decode step with fewer (KV head, query) tasks than keep the threads
+    busy: each task's keys run in parts merged after. Equal to the
+    definition, also where a part sees only infinite scores (that task runs
+    again whole) and where a part's scores are far below another's."""
+    g = torch.Generator().manual_seed(13)
+    q = torch.rand(1, 6, 1, 20, generator=g) + 0.5  # 3 KV heads, 2 query heads each
+    k_cache = torch.randn(1, 3, 400, 20, generator=g)
+    v_cache = torch.randn(1, 3, 400, 12, generator=g)
+    ember.export(_CachedAttention(), (q, k_cache, v_cache, torch.tensor([0])),
+                 backends=()).save(tmp_pte)
+    module = ember.runtime.load(tmp_pte, threads=threads)
+    masked = k_cache.clone()
+    masked[:, 1, :150] = float("-inf")  # scores of -inf: the first part of head 1 has no others
+    skewed = k_cache.clone()
+    skewed[:, 2, 200:] *= 40.0  # head 2's later parts outweigh its first by far
+    # (Head 1 of `masked` has no finite score up to position 149: NaN, as in eager.)
+    for cache, positions in ((k_cache, (63, 127, 300, 399)), (masked, (300, 399)),
+                             (skewed, (127, 300, 399))):
+        for position in positions:
+            inputs = (q, cache, v_cache, torch.tensor([position]))
+            assert_matches_eager(module.forward(*inputs), llm_ops.sdpa_cached(*inputs, 0.2),
+                                 atol=1e-5)
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_sdpa_cached_matches_its_definition(threads, tmp_pte):
     """The optimized kernel's edges: 17 query heads a KV head (two runs of at
