@@ -14,6 +14,8 @@ Measure on a quiet machine: two-thread runs collapse when a core is shared.
 from __future__ import annotations
 
 import argparse
+import glob
+import hashlib
 import json
 import math
 import os
@@ -68,13 +70,29 @@ def bytes_per_token(weights: dict, config, position: int) -> int:
     return total + cache
 
 
+def exporter_key() -> str:
+    """A short hash of Ember's Python sources and torch's version: a cached
+    program is reused only while the code that wrote it is unchanged."""
+    digest = hashlib.sha256(torch.__version__.encode())
+    package = os.path.join(ROOT, "python", "ember")
+    for folder, _, files in sorted(os.walk(package)):
+        for name in sorted(f for f in files if f.endswith(".py")):
+            with open(os.path.join(folder, name), "rb") as f:
+                digest.update(f.read())
+    return digest.hexdigest()[:12]
+
+
 def export(quant: str, model, gguf_path: str, context: int, prefill: int) -> tuple[str, dict]:
     from ember.llm.export import export_llama, save_with_tokenizer
     from ember.llm.gguf_import import convert_weights
 
     weights = convert_weights(model.weights, quant)
-    path = os.path.join(CACHE, f"smollm2_{quant}_{context}_{prefill}.pte")
+    stem = f"smollm2_{quant}_{context}_{prefill}"
+    path = os.path.join(CACHE, f"{stem}_{exporter_key()}.pte")
     if not os.path.exists(path):
+        for pattern in (f"{stem}.*", f"{stem}_*"):  # an older exporter's program and files
+            for old in glob.glob(os.path.join(CACHE, pattern)):
+                os.remove(old)
         print(f"exporting {quant} -> {path}", flush=True)
         program = export_llama(model.config, weights, model.bos_id, model.eos_id, prefill)
         save_with_tokenizer(program, gguf_path, path)
