@@ -34,7 +34,7 @@ from torch.utils.flop_counter import FlopCounterMode
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
 import bench_models
-from run_bench import PEER_LABELS
+from run_bench import PEER_LABELS, against_faster_peer
 
 INT8_SHAPES = "784x512x2304,3136x64x576,128x768x768"
 
@@ -71,15 +71,6 @@ def share(gflop: float, ms: float, ceiling: float) -> str:
     return f"{100 * gflop / (ms / 1e3) / ceiling:.0f}%"
 
 
-def rows_of(result: dict) -> dict[int, dict[str, float]]:
-    """threads -> peer -> lowest median ms over the run's rounds."""
-    by_threads: dict[int, dict[str, float]] = {}
-    for row in result["rows"]:
-        if row.get("status") == "ok" and row.get("median_ms"):
-            by_threads.setdefault(row["threads"], {})[row["peer"]] = row["median_ms"]
-    return by_threads
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", required=True, help="a run_bench.py --json result")
@@ -106,18 +97,14 @@ def main() -> int:
         print(f"[peak_bound] counting {name} ...", flush=True)
         gflop = model_gflop(name)
         ceiling = ceilings["int8" if name in bench_models.QUANTIZED else "f32"]
-        for threads, peers in sorted(rows_of(result).items()):
-            others = {p: ms for p, ms in peers.items() if p not in ("ember_cpu", "ember", "eager",
-                                                                   "et_portable")}
-            if "ember_cpu" not in peers or not others:
-                continue
-            peer = min(others, key=others.get)
-            ours, theirs = peers["ember_cpu"], others[peer]
+        for threads, ours_row, peer_row in against_faster_peer(result):
+            ours, theirs = ours_row["median_ms"], peer_row["median_ms"]
+            ceiling_t = threads * ceiling
             lines.append(
                 f"| {name} | {gflop:.2f} | {threads} | {ours:.2f} | "
-                f"{share(gflop, ours, threads * ceiling)} | {PEER_LABELS.get(peer, peer)} | "
-                f"{theirs:.2f} | {share(gflop, theirs, threads * ceiling)} | "
-                f"{share(gflop, 0.8 * theirs, threads * ceiling)} |")
+                f"{share(gflop, ours, ceiling_t)} | {PEER_LABELS[peer_row['peer']]} | "
+                f"{theirs:.2f} | {share(gflop, theirs, ceiling_t)} | "
+                f"{share(gflop, 0.8 * theirs, ceiling_t)} |")
     text = "\n".join(lines) + "\n"
     print(text)
     if args.markdown:

@@ -560,20 +560,25 @@ def size_lines(results: list[dict], rt: dict) -> list[str]:
 FAST_PEERS = ("et_xnnpack", "ort")
 
 
+def against_faster_peer(entry: dict):
+    """Per thread count of one model's result: (threads, Ember CPU's row, the
+    row of the faster of ExecuTorch+XNNPACK and ONNX Runtime), where both ran."""
+    by_key = {(r["peer"], r["threads"]): r for r in entry.get("rows", [])
+              if r.get("status") == "ok"}
+    for threads in sorted({t for _, t in by_key}):
+        ours = by_key.get(("ember_cpu", threads))
+        peers = [by_key[(p, threads)] for p in FAST_PEERS if (p, threads) in by_key]
+        if ours is not None and peers:
+            yield threads, ours, min(peers, key=lambda r: r["median_ms"])
+
+
 def summary_lines(results: list[dict]) -> list[str]:
     """Ember's CPU backend against the faster of ExecuTorch+XNNPACK and ONNX
     Runtime, per model and thread count (the issue's target: ratio <= 1.0)."""
     lines = ["| model | thr | Ember CPU ms | faster peer | peer ms | Ember CPU / peer |",
              "|---|---|---|---|---|---|"]
     for entry in results:
-        by_key = {(r["peer"], r["threads"]): r for r in entry.get("rows", [])
-                  if r.get("status") == "ok"}
-        for threads in sorted({t for _, t in by_key}):
-            ours = by_key.get(("ember_cpu", threads))
-            peers = [by_key[(p, threads)] for p in FAST_PEERS if (p, threads) in by_key]
-            if ours is None or not peers:
-                continue
-            best = min(peers, key=lambda r: r["median_ms"])
+        for threads, ours, best in against_faster_peer(entry):
             lines.append(f"| {entry['model']} | {threads} | {ours['median_ms']:.2f} | "
                          f"{PEER_LABELS[best['peer']]} | {best['median_ms']:.2f} | "
                          f"{ours['median_ms'] / best['median_ms']:.2f} |")
