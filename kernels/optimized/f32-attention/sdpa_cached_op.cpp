@@ -79,6 +79,11 @@ Task task_at(const Cached& c, int64_t splits, int64_t task) {
   return Task{b, kvh, s, kvh * c.group + first, n};
 }
 
+// The row of q and of out that query head h0 + g of the task reads and writes.
+int64_t query_row(const Cached& c, const Task& t, int64_t g) {
+  return (t.b * c.heads + t.h0 + g) * c.seq + t.s;
+}
+
 // The task's outputs over keys [k0, k1) before the softmax's division:
 // output[g] = sum of exp(score - running_max[g]) v, running_sum[g] = sum of
 // those exps.
@@ -86,13 +91,13 @@ void attend_keys(const F32AttentionConfig& rows, const Cached& c, const Task& t,
                  int64_t k1, float* const* output, float* running_max, float* running_sum) {
   float scores[kGroup][kChunk];
   const float* query[kGroup];
-  for (int64_t g = 0; g < t.n; ++g) {
-    query[g] = c.q + ((t.b * c.heads + t.h0 + g) * c.seq + t.s) * c.d;
+  const int64_t n = t.n;
+  for (int64_t g = 0; g < n; ++g) {
+    query[g] = c.q + query_row(c, t, g) * c.d;
     for (int64_t j = 0; j < c.dv; ++j) output[g][j] = 0.0f;
     running_max[g] = -INFINITY;
     running_sum[g] = 0.0f;
   }
-  const int64_t n = t.n;
   const float* keys = c.k + (t.b * c.kv_heads + t.kvh) * c.capacity * c.d;
   const float* values = c.v + (t.b * c.kv_heads + t.kvh) * c.capacity * c.dv;
   for (int64_t c0 = k0; c0 < k1; c0 += kChunk) {
@@ -106,9 +111,9 @@ void attend_keys(const F32AttentionConfig& rows, const Cached& c, const Task& t,
       if (std::isfinite(new_max)) {
         sum = rows.exp_row(scores[g], static_cast<size_t>(len), new_max);
       } else {  // an infinite or NaN score: exp_row's max must be finite
-        for (int64_t t = 0; t < len; ++t) {
-          scores[g][t] = std::exp(scores[g][t] - new_max);
-          sum += scores[g][t];
+        for (int64_t j = 0; j < len; ++j) {
+          scores[g][j] = std::exp(scores[g][j] - new_max);
+          sum += scores[g][j];
         }
       }
       const float rescale = std::exp(running_max[g] - new_max);
@@ -124,7 +129,7 @@ void attend_keys(const F32AttentionConfig& rows, const Cached& c, const Task& t,
 // The task's output rows in `out`.
 void output_rows(const Cached& c, const Task& t, float** output) {
   for (int64_t g = 0; g < t.n; ++g) {
-    output[g] = c.out + ((t.b * c.heads + t.h0 + g) * c.seq + t.s) * c.dv;
+    output[g] = c.out + query_row(c, t, g) * c.dv;
   }
 }
 
